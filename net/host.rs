@@ -96,6 +96,13 @@ impl HostIo {
     pub fn set_timer_after(&mut self, delay_ns: f64, id: u64) {
         self.set_timer_at(self.now_ns() + delay_ns, id);
     }
+    /// Whether a timer set for `at_ns` would fire now or has: the tick [`HostIo::set_timer_at`]
+    /// rounds it up to has come. Compare deadlines this way, not `now_ns() < at_ns`: in floating
+    /// point the tick's time can fall a hair short of `at_ns`, and a host that re-arms the timer
+    /// for the same tick then loops forever.
+    pub fn due(&self, at_ns: f64) -> bool {
+        (at_ns / self.ns_per_tick).ceil() <= self.now_ticks as f64
+    }
     /// Cancels timer `id` (nothing if it is not pending).
     pub fn cancel_timer(&mut self, id: u64) {
         self.timer_ops.push((None, id));

@@ -10,7 +10,7 @@ mod params;
 mod results;
 
 use clap::{Parser, Subcommand};
-use commands::bolt::{bolt_completion_cmd, bolt_utilisation_cmd, BoltCompletionArgs, BoltUtilisationArgs};
+use commands::bolt::{bolt_dumbbell_cmd, bolt_utilisation_cmd, BoltDumbbellArgs, BoltUtilisationArgs};
 use commands::flexplane::{bulk_cmd, rpc_cmd, BulkArgs, RpcArgs};
 use commands::hardware::*;
 use commands::incast::*;
@@ -18,6 +18,7 @@ use commands::nic::*;
 use commands::pl2::{pl2_incast_cmd, pl2_outcast_cmd, pl2_rpc_cmd, Pl2IncastArgs, Pl2OutcastArgs, Pl2RpcArgs};
 use commands::report;
 use nanotransport_hdl::configs::{config_names, Protocol, CONFIGS, SWITCH_CONFIGS};
+use nanotransport_net::experiments::bolt_dumbbell::DumbbellEvent;
 use nanotransport_sim::scenarios::Direction;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -364,8 +365,12 @@ enum FlexplaneCommand {
 enum BoltCommand {
     /// Table 4.1: 5 senders 15 µs apart into one receiver; utilisation with PRU and supply matching off and on
     Utilisation(BoltUtilisationArgs),
+    /// Fig. 4.10: a second flow joins a dumbbell's first; the bottleneck queue's peak and drain, its utilisation
+    Arrival(BoltDumbbellArgs),
     /// Fig. 4.11: two flows across a dumbbell, one completes; how fast the other takes the freed bandwidth
-    Completion(BoltCompletionArgs),
+    Completion(BoltDumbbellArgs),
+    /// Fig. 4.12: two flows across a dumbbell, one is rerouted away unannounced; how the other's window grows with and without supply matching
+    Reroute(BoltDumbbellArgs),
 }
 
 #[derive(Subcommand)]
@@ -537,7 +542,9 @@ fn main() -> ExitCode {
         Command::Flexplane { which: FlexplaneCommand::Bulk(args) } => bulk_cmd(&args),
         Command::Flexplane { which: FlexplaneCommand::Rpc(args) } => rpc_cmd(&args),
         Command::Bolt { which: BoltCommand::Utilisation(args) } => bolt_utilisation_cmd(&args),
-        Command::Bolt { which: BoltCommand::Completion(args) } => bolt_completion_cmd(&args),
+        Command::Bolt { which: BoltCommand::Arrival(args) } => bolt_dumbbell_cmd(DumbbellEvent::Arrival, &args),
+        Command::Bolt { which: BoltCommand::Completion(args) } => bolt_dumbbell_cmd(DumbbellEvent::Completion, &args),
+        Command::Bolt { which: BoltCommand::Reroute(args) } => bolt_dumbbell_cmd(DumbbellEvent::Reroute, &args),
         Command::Pl2 { which: Pl2Command::Incast(args) } => pl2_incast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Outcast(args) } => pl2_outcast_cmd(&args),
         Command::Pl2 { which: Pl2Command::Rpc(args) } => pl2_rpc_cmd(&args),

@@ -6,6 +6,7 @@
 //! is ever typed into a page by hand.
 
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_net::experiments::bolt_dumbbell::{BoltDumbbellRun, DumbbellEvent, ARRIVAL_TARGETS, COMPLETION_TARGETS, REROUTE_TARGETS};
 use nanotransport_net::experiments::flexplane::PaperBulk;
 use nanotransport_net::experiments::incast::IncastParams;
 use nanotransport_sim::scenarios::Direction;
@@ -52,6 +53,17 @@ pub struct Results {
 pub struct BoltResults {
     pub setup: String,
     pub runs: Vec<nanotransport_net::experiments::bolt::BoltUtilisationRun>,
+    /// Figs. 4.10–4.12: arrival, completion and reroute on the dumbbell, without the traces.
+    #[serde(default)]
+    pub dumbbell: Vec<BoltDumbbellSection>,
+}
+
+/// One of Bolt's dumbbell figures: its setup in words and its runs.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BoltDumbbellSection {
+    pub event: DumbbellEvent,
+    pub setup: String,
+    pub runs: Vec<BoltDumbbellRun>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -315,6 +327,99 @@ pub fn pl2_table(runs: &[nanotransport_net::experiments::pl2::Pl2Run]) -> String
 }
 
 /// One row per run, beside the thesis'.
+fn opt(v: Option<f64>, digits: usize, none: &str) -> String {
+    v.map_or(none.to_string(), |x| format!("{x:.digits$}"))
+}
+
+/// The table of a dumbbell command's runs, with the columns its event is judged by.
+pub fn dumbbell_table(event: DumbbellEvent, runs: &[BoltDumbbellRun]) -> String {
+    let mut t = String::new();
+    let after = |r: &BoltDumbbellRun| format!("> {}", r.params.after_us);
+    match event {
+        DumbbellEvent::Arrival => {
+            t += "| PRU | SM | arrival µs | queue peak KB (one BDP) | at µs | back ≤ CC_THRESH after µs | lowest 8 µs utilisation % | SRCs | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|---|\n";
+            for r in runs {
+                let p = &r.params;
+                t += &format!(
+                    "| {} | {} | {:.1} | {:.1} ({:.0}) | {:.2} | {} | {:.1} | {} | {}, {} |\n",
+                    on(p.pru),
+                    on(p.sm),
+                    r.t_e_us,
+                    r.queue_peak_bytes / 1e3,
+                    p.bdp / 1e3,
+                    r.queue_peak_us,
+                    opt(r.queue_drain_us, 2, &after(r)),
+                    r.min_utilisation_8us,
+                    r.srcs,
+                    r.drops,
+                    r.rtl_mismatches
+                );
+            }
+        }
+        DumbbellEvent::Completion => {
+            t += "| PRU | SM | t_c µs | ramp to ≥ 95 Gb/s over 1 µs / one RTT, µs | idle after t_c, ns (one frame) | remaining cwnd at t_c → +20 µs, B | queue max pkts | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|\n";
+            for r in runs {
+                let p = &r.params;
+                t += &format!(
+                    "| {} | {} | {:.1} | {} / {} | {:.0} ({:.0}) | {:.0} → {:.0} | {} | {}, {} |\n",
+                    on(p.pru),
+                    on(p.sm),
+                    r.t_e_us,
+                    opt(r.ramp_us, 2, &after(r)),
+                    opt(r.ramp_rtt_us, 2, &after(r)),
+                    r.idle_ns,
+                    r.frame_ns,
+                    r.cwnd_at_event,
+                    r.cwnd_after_20us,
+                    r.queue_max_packets,
+                    r.drops,
+                    r.rtl_mismatches
+                );
+            }
+        }
+        DumbbellEvent::Reroute => {
+            t += "| flow 1 leaves by | PRU | SM | t_e µs | ramp to ≥ 95 Gb/s over 1 µs / one RTT, µs | cwnd at t_e → +20 µs, B | growth, payloads per RTT | RTTs to one BDP | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|---|\n";
+            for r in runs {
+                let p = &r.params;
+                t += &format!(
+                    "| {} | {} | {} | {:.1} | {} / {} | {:.0} → {:.0} | {:.2} | {} | {}, {} |\n",
+                    p.event,
+                    on(p.pru),
+                    on(p.sm),
+                    r.t_e_us,
+                    opt(r.ramp_us, 2, &after(r)),
+                    opt(r.ramp_rtt_us, 2, &after(r)),
+                    r.cwnd_at_event,
+                    r.cwnd_after_20us,
+                    r.growth_payloads_per_rtt,
+                    opt(r.rtts_to_bdp, 1, &after(r)),
+                    r.drops,
+                    r.rtl_mismatches
+                );
+            }
+        }
+    }
+    t
+}
+
+/// The thesis figure an event reproduces.
+pub fn dumbbell_figure(event: DumbbellEvent) -> &'static str {
+    match event {
+        DumbbellEvent::Arrival => "Fig. 4.10",
+        DumbbellEvent::Completion => "Fig. 4.11",
+        DumbbellEvent::Reroute => "Fig. 4.12",
+    }
+}
+
+/// The targets of `event`'s command.
+pub fn dumbbell_targets(event: DumbbellEvent) -> &'static str {
+    match event {
+        DumbbellEvent::Arrival => ARRIVAL_TARGETS,
+        DumbbellEvent::Completion => COMPLETION_TARGETS,
+        DumbbellEvent::Reroute => REROUTE_TARGETS,
+    }
+}
+
 pub fn bolt_utilisation_table(runs: &[nanotransport_net::experiments::bolt::BoltUtilisationRun]) -> String {
     let mut t = String::from(
         "| PRU | SM | utilisation % (sender window) | receiver window % | thesis % | window µs | SRCs (B) | SRC Gb/s | queue p99 KB / max pkts | PRU tokens / grants, supply grants | drops, timeouts, RTL ≠ model | wall ms (simulated µs per wall s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
@@ -532,6 +637,9 @@ pub fn render_page(r: &Results) -> String {
     if !r.bolt.runs.is_empty() {
         page.push_str("- [Bolt utilisation](#bolt-utilisation)\n");
     }
+    for d in &r.bolt.dumbbell {
+        let _ = writeln!(page, "- [Bolt {}](#bolt-{})", d.event, d.event);
+    }
     page.push('\n');
 
     let failed = r.lint.iter().filter(|l| !l.ok).count();
@@ -710,6 +818,17 @@ pub fn render_page(r: &Results) -> String {
         let _ = writeln!(page, "\n![window per flow, PRU and SM off](bolt-utilisation-pru-off-sm-off-cwnd.svg)\n![window per flow, PRU and SM on](bolt-utilisation-pru-on-sm-on-cwnd.svg)\n![receiver's queue, PRU and SM on](bolt-utilisation-pru-on-sm-on-queue.svg)\n![rate delivered, PRU and SM off](bolt-utilisation-pru-off-sm-off-rate.svg)");
         let _ = writeln!(page, "\nTargets (fixed before measuring): {}.", nanotransport_net::experiments::bolt::TARGETS);
     }
+    for d in &r.bolt.dumbbell {
+        let figure = dumbbell_figure(d.event);
+        let _ = writeln!(page, "\n## Bolt {}\n\nThesis {figure}: {}\n", d.event, d.setup);
+        page.push_str(&dumbbell_table(d.event, &d.runs));
+        let _ = writeln!(
+            page,
+            "\n![rate per flow](bolt-{0}-pru-on-sm-on-rate.svg)\n![window per flow](bolt-{0}-pru-on-sm-on-cwnd.svg)\n![bottleneck queue](bolt-{0}-pru-on-sm-on-queue.svg)",
+            d.event
+        );
+        let _ = writeln!(page, "\nTargets (fixed before measuring): {}.", dumbbell_targets(d.event));
+    }
     let t = &r.timings;
     let bolt_time = if r.bolt.runs.is_empty() { String::new() } else { format!(", Bolt {:.2}", t.bolt_s) };
     let _ = writeln!(
@@ -814,6 +933,25 @@ pub fn render_headline(r: &Results) -> String {
             [(false, false), (true, false), (false, true), (true, true)]
                 .map(|(pru, sm)| format!("{:.2}", nanotransport_net::experiments::bolt::thesis_utilisation(pru, sm)))
                 .join(" / ")
+        );
+    }
+    let run = |event: DumbbellEvent, pru: bool, sm: bool| {
+        r.bolt.dumbbell.iter().flat_map(|d| &d.runs).find(|x| (x.params.event, x.params.pru, x.params.sm) == (event, pru, sm))
+    };
+    if let (Some(a), Some(c), Some(with_sm), Some(without_sm)) = (
+        run(DumbbellEvent::Arrival, true, true),
+        run(DumbbellEvent::Completion, true, true),
+        run(DumbbellEvent::Reroute, true, true),
+        run(DumbbellEvent::Reroute, true, false),
+    ) {
+        let _ = writeln!(
+            s,
+            "| Bolt Figs. 4.10–4.12: arrival queue peak KB, drained in µs; completion ramp µs; reroute ramp µs with SM, RTTs to one BDP without | {:.1}, {}; {}; {}, {} | < 100, < 16; 1; 23, > 33 (thesis) |",
+            a.queue_peak_bytes / 1e3,
+            opt(a.queue_drain_us, 1, "–"),
+            opt(c.ramp_us, 2, "–"),
+            opt(with_sm.ramp_rtt_us, 1, "–"),
+            opt(without_sm.rtts_to_bdp, 0, "–")
         );
     }
     for (background, paper) in [

@@ -113,6 +113,8 @@ struct Flow {
     port: u16,
     size: u64,
     start_ns: f64,
+    /// From here the flow sends nothing (it was rerouted away; `f64::INFINITY`: never).
+    stop_ns: f64,
     snd_next: u64,
     /// The highest byte sent (`snd_next` goes back on a timeout).
     snd_max: u64,
@@ -167,6 +169,7 @@ impl BoltSender {
             port,
             size: bytes,
             start_ns,
+            stop_ns: f64::INFINITY,
             snd_next: 0,
             snd_max: 0,
             ack_no: 0,
@@ -181,6 +184,13 @@ impl BoltSender {
         });
         self.by_port.insert(port, self.flows.len() - 1);
         Ok(self.flows.len() - 1)
+    }
+
+    /// Flow `flow` leaves this path at `ns` without warning, as when its route changes (the
+    /// authors' reroute runs take the sender's link down): from then on it sends nothing, so
+    /// no LAST flag tells the switch it is going.
+    pub fn stop_flow_at(&mut self, flow: usize, ns: f64) {
+        self.flows[flow].stop_ns = ns;
     }
 
     pub fn flow_stats(&self, flow: usize) -> &FlowStats {
@@ -207,7 +217,7 @@ impl BoltSender {
 
     fn active(&self, f: usize, now: f64) -> bool {
         let flow = &self.flows[f];
-        now >= flow.start_ns && flow.stats.done_ns.is_none() && flow.snd_next < flow.size
+        now >= flow.start_ns && now < flow.stop_ns && flow.stats.done_ns.is_none() && flow.snd_next < flow.size
     }
 
     /// Sends the next packet of some flow if the link is free; round robin over the flows.
@@ -243,7 +253,7 @@ impl BoltSender {
             return false;
         }
         if flow.cwnd < max_payload || room < payload as f64 {
-            if now < flow.next_paced_ns {
+            if !io.due(flow.next_paced_ns) {
                 io.set_timer_at(flow.next_paced_ns, f as u64 * TIMERS_PER_FLOW + TIMER_PACE);
                 return false;
             }

@@ -2,6 +2,7 @@
 //! a serialisable result (JSON for scripts), and SVG plots.
 
 pub mod bolt;
+pub mod bolt_dumbbell;
 pub mod flexplane;
 pub mod incast;
 pub mod pl2;

@@ -1,12 +1,11 @@
-//! `bolt utilisation` and `bolt completion`: Bolt's Table 4.1 and Fig. 4.11 on the network
-//! testbench, with the Bolt ingress block's RTL in the switch and PRU and supply matching switched
+//! `bolt utilisation`, `bolt arrival`, `bolt completion` and `bolt reroute`: Bolt's Table 4.1
+//! and Figs. 4.10–4.12 on the network testbench, with the Bolt ingress block's RTL in the switch and PRU and supply matching switched
 //! through its configuration inputs.
 
 use crate::output::{print_json, with_progress, write_json};
 use crate::results;
-use nanotransport_net::experiments::bolt::{
-    run_bolt_completion, run_bolt_utilisation, BoltCompletionParams, BoltUtilisationParams, BoltUtilisationRun, TARGETS,
-};
+use nanotransport_net::experiments::bolt::{run_bolt_utilisation, BoltUtilisationParams, BoltUtilisationRun, TARGETS};
+use nanotransport_net::experiments::bolt_dumbbell::{run_bolt_dumbbell, BoltDumbbellParams, BoltDumbbellRun, DumbbellEvent};
 use nanotransport_net::experiments::plot;
 use std::path::PathBuf;
 
@@ -130,75 +129,134 @@ pub(crate) fn bolt_utilisation_cmd(a: &BoltUtilisationArgs) -> Result<bool, Stri
     Ok(true)
 }
 
-/// `bolt completion`'s arguments.
+/// The two-flow dumbbell commands' arguments (`bolt arrival`, `completion`, `reroute`).
 #[derive(clap::Args, Clone, Debug)]
-pub(crate) struct BoltCompletionArgs {
-    /// The completing flow's size in µs of the bottleneck's line rate (the other flow is twice as large)
-    #[arg(long, default_value_t = 2000.0)]
-    pub(crate) flow_us: f64,
+pub(crate) struct BoltDumbbellArgs {
+    /// The time unit in µs (flow sizes at the bottleneck's rate; when a flow joins or is rerouted); default: the authors' (arrival 1 000, completion and reroute 2 000)
+    #[arg(long)]
+    pub(crate) unit_us: Option<f64>,
+    /// µs watched after the event (default: arrival 100, completion 30, reroute 400)
+    #[arg(long)]
+    pub(crate) after_us: Option<f64>,
+    /// MTU, bytes of IP packet
+    #[arg(long, default_value_t = 1500)]
+    pub(crate) mtu: usize,
+    /// CC_THRESH, bytes (the authors' code: 3 000 = 2 MTU)
+    #[arg(long, default_value_t = 3000)]
+    pub(crate) cc_thresh: u32,
     /// Print JSON instead of a table
     #[arg(long)]
     pub(crate) json: bool,
-    /// Write the runs' JSON (with the remaining flow's rate around the completion) into DIR
+    /// Write the plots (each flow's rate and window, the bottleneck queue, per run) and the runs' JSON into DIR
     #[arg(long, value_name = "DIR")]
     pub(crate) plot: Option<PathBuf>,
 }
 
-pub(crate) fn bolt_completion_cmd(a: &BoltCompletionArgs) -> Result<bool, String> {
-    let mut runs = Vec::new();
-    for (pru, sm) in [(true, true), (false, true), (true, false), (false, false)] {
-        let p = BoltCompletionParams { flow_us: a.flow_us, ..BoltCompletionParams::defaults(pru, sm) };
-        p.validate()?;
-        let prefix = format!("Bolt completion, PRU {}, SM {}", on(pru), on(sm));
-        runs.push(with_progress(prefix, a.flow_us * 2.2, "µs", |progress| run_bolt_completion(&p, progress))?);
+/// The runs of a command: (event, PRU, SM) per row.
+pub(crate) fn dumbbell_rows(event: DumbbellEvent) -> Vec<(DumbbellEvent, bool, bool)> {
+    match event {
+        DumbbellEvent::Arrival => vec![(event, true, true)],
+        DumbbellEvent::Completion => vec![(event, true, true), (event, false, true), (event, true, false), (event, false, false)],
+        // A real reroute with Bolt as it is, and the authors' runs behind Fig. 4.12: a completion
+        // with PRU off.
+        DumbbellEvent::Reroute => vec![
+            (event, true, true),
+            (event, true, false),
+            (DumbbellEvent::Completion, false, true),
+            (DumbbellEvent::Completion, false, false),
+        ],
     }
+}
+
+/// Runs `rows` with `params` deciding each row's parameters.
+pub(crate) fn dumbbell_runs(
+    rows: &[(DumbbellEvent, bool, bool)],
+    params: impl Fn(DumbbellEvent, bool, bool) -> BoltDumbbellParams,
+) -> Result<Vec<BoltDumbbellRun>, String> {
+    let mut runs = Vec::new();
+    for &(e, pru, sm) in rows {
+        let p = params(e, pru, sm);
+        p.validate()?;
+        let prefix = format!("Bolt {e}, PRU {}, SM {}", on(pru), on(sm));
+        let total = p.unit_us * 2.0 + p.after_us;
+        runs.push(with_progress(prefix, total, "µs", |progress| run_bolt_dumbbell(&p, progress))?);
+    }
+    Ok(runs)
+}
+
+impl BoltDumbbellArgs {
+    /// A row's parameters for `figure`'s command (whose defaults it takes).
+    pub(crate) fn params(&self, figure: DumbbellEvent, event: DumbbellEvent, pru: bool, sm: bool) -> BoltDumbbellParams {
+        let d = BoltDumbbellParams { event, ..BoltDumbbellParams::defaults(figure, pru, sm) };
+        BoltDumbbellParams {
+            unit_us: self.unit_us.unwrap_or(d.unit_us),
+            after_us: self.after_us.unwrap_or(d.after_us),
+            mtu_ip: self.mtu,
+            cc_thresh: self.cc_thresh,
+            ..d
+        }
+    }
+}
+
+/// Per run: each flow's rate and window and the bottleneck queue, 20 µs before the event on.
+pub(crate) fn dumbbell_plots(runs: &[BoltDumbbellRun], dir: &std::path::Path) -> Result<(), String> {
+    for r in runs {
+        let p = &r.params;
+        let name = format!("bolt-{}-pru-{}-sm-{}", p.event, on(p.pru), on(p.sm));
+        let label = format!("Bolt {}, PRU {}, SM {} (event at 20 µs)", p.event, on(p.pru), on(p.sm));
+        let flows = |v: &[Vec<(f64, f64)>; 2]| -> Vec<(String, Vec<(f64, f64)>)> {
+            v.iter().enumerate().map(|(i, s)| (format!("flow {}", i + 1), s.clone())).collect()
+        };
+        plot::lines_svg(&dir.join(format!("{name}-rate.svg")), &format!("{label}: rate"), ("time (µs)", "Gb/s"), &flows(&r.rate))?;
+        plot::lines_svg(&dir.join(format!("{name}-cwnd.svg")), &format!("{label}: window"), ("time (µs)", "cwnd (KB)"), &flows(&r.cwnd))?;
+        let queue = vec![("bottleneck".to_string(), r.queue.clone())];
+        plot::lines_svg(&dir.join(format!("{name}-queue.svg")), &format!("{label}: queue"), ("time (µs)", "queue (KB)"), &queue)?;
+    }
+    Ok(())
+}
+
+/// The setup in words, beside the thesis'.
+pub(crate) fn dumbbell_setup(p: &BoltDumbbellParams) -> String {
+    let flows = match p.event {
+        DumbbellEvent::Arrival => format!(
+            "flow 1 of {} µs at the bottleneck's rate from 0, flow 2 of {} µs joining at {} µs",
+            2.0 * p.unit_us,
+            p.unit_us,
+            p.unit_us
+        ),
+        _ => format!(
+            "flows of {} and {} µs at the bottleneck's rate from 0; a reroute stops flow 1 at {} µs",
+            p.unit_us,
+            2.0 * p.unit_us,
+            p.unit_us
+        ),
+    };
+    format!(
+        "dumbbell, {} Gb/s host links, {} Gb/s bottleneck, {} ns per link (base RTT {:.2} µs); {flows}; MTU {} B, CC_THRESH {} B, initial window = BDP {} B; the Bolt RTL on the bottleneck port. \
+         Thesis: the same links, MTU 1 500 B, CC_THRESH 3 KB, BDP 100 000 B; arrival at 1 ms in the code (the figure: 100 µs), flows of 2 and 4 ms for completion and reroute.",
+        p.edge_gbps,
+        p.core_gbps,
+        p.link_ns,
+        p.base_rtt_ns() / 1e3,
+        p.mtu_ip,
+        p.cc_thresh,
+        p.bdp
+    )
+}
+
+pub(crate) fn bolt_dumbbell_cmd(event: DumbbellEvent, a: &BoltDumbbellArgs) -> Result<bool, String> {
+    let runs = dumbbell_runs(&dumbbell_rows(event), |e, pru, sm| a.params(event, e, pru, sm))?;
     if let Some(dir) = &a.plot {
-        write_json(&dir.join("bolt-completion.json"), &runs)?;
-        let series: Vec<(String, Vec<(f64, f64)>)> = runs
-            .iter()
-            .map(|r| (format!("PRU {}, SM {}", on(r.params.pru), on(r.params.sm)), r.rate.iter().map(|(t, g)| (t + 20.0, *g)).collect()))
-            .collect();
-        plot::lines_svg(
-            &dir.join("bolt-completion-rate.svg"),
-            "Bolt: the remaining flow's rate (completion at 20 µs)",
-            ("time (µs)", "Gb/s"),
-            &series,
-        )?;
+        write_json(&dir.join(format!("bolt-{event}.json")), &runs)?;
+        dumbbell_plots(&runs, dir)?;
     }
     if a.json {
         print_json(serde_json::json!({ "runs": runs }));
         return Ok(true);
     }
-    let p = &runs[0].params;
-    println!(
-        "Bolt completion (Fig. 4.11): two flows of {} and {} µs at the bottleneck's rate start together across a dumbbell ({} Gb/s host links, {} Gb/s bottleneck, {} ns per link, MTU {} B, CC_THRESH {} B, initial window {} B); the Bolt RTL on the bottleneck port. \
-         Thesis: 2 and 4 ms, 102 / 100 Gb/s, 1 272 ns, MTU 1 500 B, CC_THRESH 3 KB; the remaining flow at full rate within 1 µs with PRU.\n",
-        p.flow_us,
-        2.0 * p.flow_us,
-        p.edge_gbps,
-        p.core_gbps,
-        p.link_ns,
-        p.mtu_ip,
-        p.cc_thresh,
-        p.init_cwnd
-    );
-    println!("| PRU | SM | t_c µs | ramp to ≥ 95 Gb/s, µs | idle after t_c, ns (one frame) | remaining cwnd at t_c → +20 µs, B | queue max pkts | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|");
-    for r in &runs {
-        println!(
-            "| {} | {} | {:.1} | {} | {:.0} ({:.0}) | {:.0} → {:.0} | {} | {}, {} |",
-            on(r.params.pru),
-            on(r.params.sm),
-            r.t_c_us,
-            r.ramp_us.map_or("> 20".to_string(), |t| format!("{t:.2}")),
-            r.idle_ns,
-            r.frame_ns,
-            r.cwnd_at_t_c,
-            r.cwnd_after,
-            r.queue_max_packets,
-            r.drops,
-            r.rtl_mismatches
-        );
-    }
-    println!("\ntargets: the remaining flow at ≥ 95 Gb/s (over 1 µs) within 2 µs of t_c, the bottleneck idle ≤ one frame time.");
+    let figure = results::dumbbell_figure(event);
+    println!("Bolt {event} ({figure}): {}\n", dumbbell_setup(&runs[0].params));
+    print!("{}", results::dumbbell_table(event, &runs));
+    println!("\ntargets: {}.", results::dumbbell_targets(event));
     Ok(true)
 }

@@ -5,13 +5,15 @@
 //! Flexplane's §4.1 bulk transfer (DropTail, RED, DCTCP) and §4.2 RPC workload (six schemes),
 //! and PL2's incast (4 senders, 50–400 %), outcast (1 → 1–4 receivers) and memcached runs (0–4
 //! UDP and TCP background hosts), each with and without PL2, and Bolt's Table 4.1 (PRU and SM
-//! off and on, the Bolt ingress RTL in the switch).
+//! off and on, the Bolt ingress RTL in the switch) and Figs. 4.10–4.12 (arrival, completion and
+//! reroute on a dumbbell).
 //!
 //! The folder holds `results.json` (every figure, [`crate::results::Results`]), `results.md`
 //! rendered from it alone, one `incast-<protocol>-<buffer>p.json` per incast run (every message
 //! and the queue trace) and the plots `incast-queue.svg`, `incast-slowdown.svg`,
 //! `flexplane-bulk-queue.svg`, `flexplane-rpc.svg`, `pl2-{incast,outcast}-{goodput,queue}.svg` and
-//! `pl2-rpc-{udp,tcp}-{latency,transactions}.svg` and `bolt-utilisation-pru-*-sm-*-{cwnd,queue,rate}.svg`; with
+//! `pl2-rpc-{udp,tcp}-{latency,transactions}.svg` `bolt-utilisation-pru-*-sm-*-{cwnd,queue,rate}.svg` and
+//! `bolt-{arrival,completion,reroute}-pru-*-sm-*-{rate,cwnd,queue}.svg`; with
 //! `--readme FILE` the README's headline block is rendered too. `--from-json` re-renders the
 //! pages from a saved `results.json` without running anything. Progress goes to stderr.
 
@@ -22,12 +24,13 @@ use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results, SpeedRow, SynthRow,
-    ThroughputRow, Timings, Tools,
+    self, BoltDumbbellSection, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results,
+    SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_net::experiments::bolt::BoltUtilisationParams;
+use nanotransport_net::experiments::bolt_dumbbell::{BoltDumbbellParams, DumbbellEvent};
 use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams, BULK_SCHEMES, RPC_SCHEMES};
 use nanotransport_net::experiments::incast::IncastResult;
 use nanotransport_net::experiments::pl2::Pl2RunParams;
@@ -267,7 +270,19 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         // The traces are in the plots; the results keep the figures.
         (run.cwnd, run.queue, run.rate) = (Vec::new(), Vec::new(), Vec::new());
     }
-    let bolt = BoltResults { setup: bolt_setup, runs: bolt_runs };
+    let mut dumbbell = Vec::new();
+    for event in [DumbbellEvent::Arrival, DumbbellEvent::Completion, DumbbellEvent::Reroute] {
+        let mut runs = bolt::dumbbell_runs(&bolt::dumbbell_rows(event), |e, pru, sm| BoltDumbbellParams {
+            event: e,
+            ..BoltDumbbellParams::defaults(event, pru, sm)
+        })?;
+        bolt::dumbbell_plots(&runs, r.out)?;
+        for run in &mut runs {
+            (run.rate, run.queue, run.cwnd) = Default::default();
+        }
+        dumbbell.push(BoltDumbbellSection { event, setup: bolt::dumbbell_setup(&runs[0].params), runs });
+    }
+    let bolt = BoltResults { setup: bolt_setup, runs: bolt_runs, dumbbell };
     timings.bolt_s = t.elapsed().as_secs_f64();
     timings.total_s = started.elapsed().as_secs_f64();
 

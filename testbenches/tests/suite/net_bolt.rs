@@ -4,6 +4,7 @@
 use nanotransport_net::bolt::frame::{BoltFrame, FLAG_ACK, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_SRC, FRAME_HEADER_BYTES};
 use nanotransport_net::bolt::host::{BoltConfig, BoltReceiver, BoltSender};
 use nanotransport_net::bolt::switch::{self as bolt_switch, BoltIngressStage};
+use nanotransport_net::experiments::bolt_dumbbell::{run_bolt_dumbbell, BoltDumbbellParams, BoltDumbbellRun, DumbbellEvent};
 use nanotransport_net::link::LinkSpec;
 use nanotransport_net::network::Network;
 use nanotransport_net::topology::{star_of, Member};
@@ -188,29 +189,73 @@ fn stray_and_malformed_frames_are_counted_and_ignored() {
     }
 }
 
-/// Fig. 4.11 on a shortened run (the completing flow 300 µs of the bottleneck instead of 2 ms):
-/// with PRU the remaining flow runs at ≥ 95 Gb/s within 2 µs of the completion (the thesis:
-/// 1 µs); without PRU it takes longer (SM alone) or does not within 20 µs (neither); the RTL and
-/// the model agree on every frame and nothing is dropped. The bottleneck's idle time around the
-/// completion is printed, not asserted: it is 509 ns here against the target of one frame time
-/// (121 ns) — see the closing note.
+/// Runs one dumbbell run at the authors' scale (under a second each) and prints what it
+/// measured; the RTL and the model agree on every frame and nothing is dropped.
+fn dumbbell(event: DumbbellEvent, pru: bool, sm: bool) -> BoltDumbbellRun {
+    let p = BoltDumbbellParams::defaults(event, pru, sm);
+    let r = run_bolt_dumbbell(&p, &mut |_| {}).unwrap();
+    println!(
+        "{event} PRU {pru} SM {sm}: t_e {:.1} µs, queue peak {:.0} B at +{:.2} µs, drained {:?} µs, lowest 8 µs {:.1} %, ramp {:?} / {:?} µs, idle {:.0} ns (frame {:.0}), \
+         cwnd {:.0} → {:.0}, growth {:.2} payloads/RTT, {:?} RTTs to BDP, drops {}, mismatches {}",
+        r.t_e_us, r.queue_peak_bytes, r.queue_peak_us, r.queue_drain_us, r.min_utilisation_8us, r.ramp_us, r.ramp_rtt_us, r.idle_ns, r.frame_ns,
+        r.cwnd_at_event, r.cwnd_after_20us, r.growth_payloads_per_rtt, r.rtts_to_bdp, r.drops, r.rtl_mismatches
+    );
+    assert_eq!((r.drops, r.rtl_mismatches), (0, 0));
+    r
+}
+
+/// Fig. 4.10 (the second flow joins at 1 ms): the queue peaks
+/// below one BDP, is back at CC_THRESH within 2 RTTs and the bottleneck never runs below 90 %
+/// over 8 µs.
+#[test]
+fn arrival_the_queue_stays_below_a_bdp_and_drains_within_two_rtts() {
+    let r = dumbbell(DumbbellEvent::Arrival, true, true);
+    assert!(r.queue_peak_bytes > 0.0 && r.queue_peak_bytes < r.params.bdp, "peak {} B", r.queue_peak_bytes);
+    assert!(r.queue_drain_us.is_some_and(|t| t <= 16.0), "drained after {:?} µs", r.queue_drain_us);
+    assert!(r.min_utilisation_8us >= 90.0, "lowest 8 µs utilisation {:.1} %", r.min_utilisation_8us);
+}
+
+/// Fig. 4.11 (the completing flow 2 ms of the bottleneck's rate, the other 4 ms): with PRU the remaining flow runs at ≥ 95 Gb/s within 2 µs of the completion (the thesis:
+/// 1 µs); without PRU it takes longer (SM alone) or does not within 2 µs (neither). The
+/// bottleneck's idle time around the completion is printed, not asserted (see the results page).
 #[test]
 fn completion_the_remaining_flow_takes_the_bandwidth_at_once_with_pru() {
-    use nanotransport_net::experiments::bolt::{run_bolt_completion, BoltCompletionParams};
-    let run = |pru: bool, sm: bool| {
-        let p = BoltCompletionParams { flow_us: 300.0, ..BoltCompletionParams::defaults(pru, sm) };
-        let r = run_bolt_completion(&p, &mut |_| {}).unwrap();
-        println!(
-            "PRU {pru} SM {sm}: t_c {:.1} µs, ramp {:?} µs, idle {:.0} ns (frame {:.0} ns), cwnd {:.0} → {:.0}, queue max {} pkts, drops {}, mismatches {}",
-            r.t_c_us, r.ramp_us, r.idle_ns, r.frame_ns, r.cwnd_at_t_c, r.cwnd_after, r.queue_max_packets, r.drops, r.rtl_mismatches
-        );
-        assert_eq!((r.drops, r.rtl_mismatches), (0, 0));
-        r
-    };
-    let both = run(true, true);
+    let both = dumbbell(DumbbellEvent::Completion, true, true);
     assert!(both.ramp_us.is_some_and(|t| t <= 2.0), "PRU: ramp {:?} µs", both.ramp_us);
-    let sm_only = run(false, true);
+    let sm_only = dumbbell(DumbbellEvent::Completion, false, true);
     assert!(sm_only.ramp_us.is_none_or(|t| t > both.ramp_us.unwrap()), "SM alone ramped as fast as PRU");
-    let neither = run(false, false);
+    let neither = dumbbell(DumbbellEvent::Completion, false, false);
     assert!(neither.ramp_us.is_none_or(|t| t > 2.0));
+}
+
+/// Fig. 4.12 with a real reroute (flow 1 stops unannounced at 2 ms): with SM the remaining
+/// flow is at ≥ 95 % of the line rate over an RTT within 30 µs (the thesis: 23 µs); without SM its window grows by one payload
+/// per RTT (±10 %) and takes ≥ 25 RTTs to reach one BDP.
+#[test]
+fn reroute_supply_matching_takes_the_bandwidth_and_additive_increase_is_one_payload_per_rtt() {
+    let sm = dumbbell(DumbbellEvent::Reroute, true, true);
+    assert!(sm.ramp_rtt_us.is_some_and(|t| t <= 30.0), "SM: ramp {:?} µs", sm.ramp_rtt_us);
+    // The real reroute without SM, and the authors' run behind Fig. 4.12b (a completion with PRU
+    // and SM off, watched as long).
+    let authors =
+        BoltDumbbellParams { event: DumbbellEvent::Completion, ..BoltDumbbellParams::defaults(DumbbellEvent::Reroute, false, false) };
+    for ai in [dumbbell(DumbbellEvent::Reroute, true, false), run_bolt_dumbbell(&authors, &mut |_| {}).unwrap()] {
+        assert!((0.9..=1.1).contains(&ai.growth_payloads_per_rtt), "growth {:.3} payloads per RTT", ai.growth_payloads_per_rtt);
+        assert!(ai.rtts_to_bdp.is_some_and(|n| n >= 25.0), "{:?} RTTs to one BDP", ai.rtts_to_bdp);
+    }
+}
+
+/// Impossible dumbbell parameters are one-line errors naming the flag and its range.
+#[test]
+fn impossible_dumbbell_parameters_are_one_line_errors() {
+    let d = BoltDumbbellParams::defaults(DumbbellEvent::Completion, true, true);
+    for (p, expect) in [
+        (BoltDumbbellParams { unit_us: 5.0, ..d.clone() }, "--unit-us 5 outside 20..=100000"),
+        (BoltDumbbellParams { after_us: 0.0, ..d.clone() }, "--after-us 0 outside 10..=10000"),
+        (BoltDumbbellParams { mtu_ip: 20, ..d.clone() }, "--mtu 20 outside"),
+        (BoltDumbbellParams { edge_gbps: 50.0, ..d.clone() }, "host links must be at least as fast"),
+    ] {
+        let e = run_bolt_dumbbell(&p, &mut |_| {}).unwrap_err();
+        assert!(e.contains(expect) && !e.contains('\n'), "{e}");
+    }
 }

@@ -6,7 +6,9 @@
 //! is ever typed into a page by hand.
 
 use nanotransport_hdl::configs::Protocol;
-use nanotransport_net::experiments::bolt_dumbbell::{BoltDumbbellRun, DumbbellEvent, ARRIVAL_TARGETS, COMPLETION_TARGETS, REROUTE_TARGETS};
+use nanotransport_net::experiments::bolt_dumbbell::{
+    BoltDumbbellParams, BoltDumbbellRun, DumbbellEvent, ARRIVAL_TARGETS, COMPLETION_TARGETS, REROUTE_TARGETS,
+};
 use nanotransport_net::experiments::flexplane::PaperBulk;
 use nanotransport_net::experiments::incast::IncastParams;
 use nanotransport_sim::scenarios::Direction;
@@ -58,11 +60,11 @@ pub struct BoltResults {
     pub dumbbell: Vec<BoltDumbbellSection>,
 }
 
-/// One of Bolt's dumbbell figures: its setup in words and its runs.
+/// One of Bolt's dumbbell figures: its runs (the setup in words is rendered from their
+/// parameters).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct BoltDumbbellSection {
     pub event: DumbbellEvent,
-    pub setup: String,
     pub runs: Vec<BoltDumbbellRun>,
 }
 
@@ -400,6 +402,36 @@ pub fn dumbbell_table(event: DumbbellEvent, runs: &[BoltDumbbellRun]) -> String 
         }
     }
     t
+}
+
+/// The setup in words, beside the thesis'.
+pub fn dumbbell_setup(p: &BoltDumbbellParams) -> String {
+    let flows = match p.event {
+        DumbbellEvent::Arrival => format!(
+            "flow 1 of {} µs at the bottleneck's rate from 0, flow 2 of {} µs joining at {} µs",
+            2.0 * p.unit_us,
+            p.unit_us,
+            p.unit_us
+        ),
+        DumbbellEvent::Completion => format!("flows of {} and {} µs at the bottleneck's rate from 0", p.unit_us, 2.0 * p.unit_us),
+        DumbbellEvent::Reroute => format!(
+            "flows of {} and {} µs at the bottleneck's rate from 0, flow 1 stopped unannounced at {} µs (and the authors' runs: a completion with PRU off, watched as long)",
+            p.unit_us,
+            2.0 * p.unit_us,
+            p.unit_us
+        ),
+    };
+    format!(
+        "dumbbell, {} Gb/s host links, {} Gb/s bottleneck, {} ns per link (base RTT {:.2} µs); {flows}; MTU {} B, CC_THRESH {} B, initial window = BDP {} B; the Bolt RTL on the bottleneck port. \
+         Thesis: the same links, MTU 1 500 B, CC_THRESH 3 KB, BDP 100 000 B; arrival at 1 ms in the code (the figure: 100 µs), flows of 2 and 4 ms for completion and reroute.",
+        p.edge_gbps,
+        p.core_gbps,
+        p.link_ns,
+        p.base_rtt_ns() / 1e3,
+        p.mtu_ip,
+        p.cc_thresh,
+        p.bdp
+    )
 }
 
 /// The thesis figure an event reproduces.
@@ -820,7 +852,8 @@ pub fn render_page(r: &Results) -> String {
     }
     for d in &r.bolt.dumbbell {
         let figure = dumbbell_figure(d.event);
-        let _ = writeln!(page, "\n## Bolt {}\n\nThesis {figure}: {}\n", d.event, d.setup);
+        let setup = d.runs.first().map(|r| dumbbell_setup(&r.params)).unwrap_or_default();
+        let _ = writeln!(page, "\n## Bolt {}\n\nThesis {figure}: {setup}\n", d.event);
         page.push_str(&dumbbell_table(d.event, &d.runs));
         let _ = writeln!(
             page,

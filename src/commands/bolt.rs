@@ -215,35 +215,6 @@ pub(crate) fn dumbbell_plots(runs: &[BoltDumbbellRun], dir: &std::path::Path) ->
     Ok(())
 }
 
-/// The setup in words, beside the thesis'.
-pub(crate) fn dumbbell_setup(p: &BoltDumbbellParams) -> String {
-    let flows = match p.event {
-        DumbbellEvent::Arrival => format!(
-            "flow 1 of {} µs at the bottleneck's rate from 0, flow 2 of {} µs joining at {} µs",
-            2.0 * p.unit_us,
-            p.unit_us,
-            p.unit_us
-        ),
-        _ => format!(
-            "flows of {} and {} µs at the bottleneck's rate from 0; a reroute stops flow 1 at {} µs",
-            p.unit_us,
-            2.0 * p.unit_us,
-            p.unit_us
-        ),
-    };
-    format!(
-        "dumbbell, {} Gb/s host links, {} Gb/s bottleneck, {} ns per link (base RTT {:.2} µs); {flows}; MTU {} B, CC_THRESH {} B, initial window = BDP {} B; the Bolt RTL on the bottleneck port. \
-         Thesis: the same links, MTU 1 500 B, CC_THRESH 3 KB, BDP 100 000 B; arrival at 1 ms in the code (the figure: 100 µs), flows of 2 and 4 ms for completion and reroute.",
-        p.edge_gbps,
-        p.core_gbps,
-        p.link_ns,
-        p.base_rtt_ns() / 1e3,
-        p.mtu_ip,
-        p.cc_thresh,
-        p.bdp
-    )
-}
-
 pub(crate) fn bolt_dumbbell_cmd(event: DumbbellEvent, a: &BoltDumbbellArgs) -> Result<bool, String> {
     let runs = dumbbell_runs(&dumbbell_rows(event), |e, pru, sm| a.params(event, e, pru, sm))?;
     if let Some(dir) = &a.plot {
@@ -255,7 +226,7 @@ pub(crate) fn bolt_dumbbell_cmd(event: DumbbellEvent, a: &BoltDumbbellArgs) -> R
         return Ok(true);
     }
     let figure = results::dumbbell_figure(event);
-    println!("Bolt {event} ({figure}): {}\n", dumbbell_setup(&runs[0].params));
+    println!("Bolt {event} ({figure}): {}\n", results::dumbbell_setup(&runs[0].params));
     print!("{}", results::dumbbell_table(event, &runs));
     println!("\ntargets: {}.", results::dumbbell_targets(event));
     Ok(true)

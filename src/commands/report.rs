@@ -280,7 +280,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         for run in &mut runs {
             (run.rate, run.queue, run.cwnd) = Default::default();
         }
-        dumbbell.push(BoltDumbbellSection { event, setup: bolt::dumbbell_setup(&runs[0].params), runs });
+        dumbbell.push(BoltDumbbellSection { event, runs });
     }
     let bolt = BoltResults { setup: bolt_setup, runs: bolt_runs, dumbbell };
     timings.bolt_s = t.elapsed().as_secs_f64();

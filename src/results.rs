@@ -328,78 +328,60 @@ pub fn pl2_table(runs: &[nanotransport_net::experiments::pl2::Pl2Run]) -> String
     t
 }
 
-/// One row per run, beside the thesis'.
-fn opt(v: Option<f64>, digits: usize, none: &str) -> String {
-    v.map_or(none.to_string(), |x| format!("{x:.digits$}"))
+/// `v` with `digits` decimals, or "> (the run's watch)" when the run did not see it happen.
+fn within_run(v: Option<f64>, digits: usize, r: &BoltDumbbellRun) -> String {
+    v.map_or_else(|| format!("> {}", r.params.after_us), |x| format!("{x:.digits$}"))
 }
+
+/// A dumbbell table's column: its header and its cell for a run.
+type DumbbellColumn = (&'static str, fn(&BoltDumbbellRun) -> String);
 
 /// The table of a dumbbell command's runs, with the columns its event is judged by.
 pub fn dumbbell_table(event: DumbbellEvent, runs: &[BoltDumbbellRun]) -> String {
-    let mut t = String::new();
-    let after = |r: &BoltDumbbellRun| format!("> {}", r.params.after_us);
-    match event {
-        DumbbellEvent::Arrival => {
-            t += "| PRU | SM | arrival µs | queue peak KB (one BDP) | at µs | back ≤ CC_THRESH after µs | lowest 8 µs utilisation % | SRCs | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|---|\n";
-            for r in runs {
-                let p = &r.params;
-                t += &format!(
-                    "| {} | {} | {:.1} | {:.1} ({:.0}) | {:.2} | {} | {:.1} | {} | {}, {} |\n",
-                    on(p.pru),
-                    on(p.sm),
-                    r.t_e_us,
-                    r.queue_peak_bytes / 1e3,
-                    p.bdp / 1e3,
-                    r.queue_peak_us,
-                    opt(r.queue_drain_us, 2, &after(r)),
-                    r.min_utilisation_8us,
-                    r.srcs,
-                    r.drops,
-                    r.rtl_mismatches
-                );
-            }
-        }
-        DumbbellEvent::Completion => {
-            t += "| PRU | SM | t_c µs | ramp to ≥ 95 Gb/s over 1 µs / one RTT, µs | idle after t_c, ns (one frame) | remaining cwnd at t_c → +20 µs, B | queue max pkts | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|\n";
-            for r in runs {
-                let p = &r.params;
-                t += &format!(
-                    "| {} | {} | {:.1} | {} / {} | {:.0} ({:.0}) | {:.0} → {:.0} | {} | {}, {} |\n",
-                    on(p.pru),
-                    on(p.sm),
-                    r.t_e_us,
-                    opt(r.ramp_us, 2, &after(r)),
-                    opt(r.ramp_rtt_us, 2, &after(r)),
-                    r.idle_ns,
-                    r.frame_ns,
-                    r.cwnd_at_event,
-                    r.cwnd_after_20us,
-                    r.queue_max_packets,
-                    r.drops,
-                    r.rtl_mismatches
-                );
-            }
-        }
-        DumbbellEvent::Reroute => {
-            t += "| flow 1 leaves by | PRU | SM | t_e µs | ramp to ≥ 95 Gb/s over 1 µs / one RTT, µs | cwnd at t_e → +20 µs, B | growth, payloads per RTT | RTTs to one BDP | drops, RTL ≠ model |\n|---|---|---|---|---|---|---|---|---|\n";
-            for r in runs {
-                let p = &r.params;
-                t += &format!(
-                    "| {} | {} | {} | {:.1} | {} / {} | {:.0} → {:.0} | {:.2} | {} | {}, {} |\n",
-                    p.event,
-                    on(p.pru),
-                    on(p.sm),
-                    r.t_e_us,
-                    opt(r.ramp_us, 2, &after(r)),
-                    opt(r.ramp_rtt_us, 2, &after(r)),
-                    r.cwnd_at_event,
-                    r.cwnd_after_20us,
-                    r.growth_payloads_per_rtt,
-                    opt(r.rtts_to_bdp, 1, &after(r)),
-                    r.drops,
-                    r.rtl_mismatches
-                );
-            }
-        }
+    let pru: DumbbellColumn = ("PRU", |r| on(r.params.pru).to_string());
+    let sm: DumbbellColumn = ("SM", |r| on(r.params.sm).to_string());
+    let ramp: DumbbellColumn = ("ramp to ≥ 95 Gb/s over 1 µs / one RTT, µs", |r| {
+        format!("{} / {}", within_run(r.ramp_us, 2, r), within_run(r.ramp_rtt_us, 2, r))
+    });
+    let faults: DumbbellColumn = ("drops, RTL ≠ model", |r| format!("{}, {}", r.drops, r.rtl_mismatches));
+    let columns: Vec<DumbbellColumn> = match event {
+        DumbbellEvent::Arrival => vec![
+            pru,
+            sm,
+            ("arrival µs", |r| format!("{:.1}", r.t_e_us)),
+            ("queue peak KB (one BDP)", |r| format!("{:.1} ({:.0})", r.queue_peak_bytes / 1e3, r.params.bdp / 1e3)),
+            ("at µs", |r| format!("{:.2}", r.queue_peak_us)),
+            ("back ≤ CC_THRESH after µs", |r| within_run(r.queue_drain_us, 2, r)),
+            ("lowest 8 µs utilisation %", |r| format!("{:.1}", r.min_utilisation_8us)),
+            ("SRCs", |r| r.srcs.to_string()),
+            faults,
+        ],
+        DumbbellEvent::Completion => vec![
+            pru,
+            sm,
+            ("t_c µs", |r| format!("{:.1}", r.t_e_us)),
+            ramp,
+            ("idle after t_c, ns (one frame)", |r| format!("{:.0} ({:.0})", r.idle_ns, r.frame_ns)),
+            ("remaining cwnd at t_c → +20 µs, B", |r| format!("{:.0} → {:.0}", r.cwnd_at_event, r.cwnd_after_20us)),
+            ("queue max pkts", |r| r.queue_max_packets.to_string()),
+            faults,
+        ],
+        DumbbellEvent::Reroute => vec![
+            ("flow 1 leaves by", |r| r.params.event.to_string()),
+            pru,
+            sm,
+            ("t_e µs", |r| format!("{:.1}", r.t_e_us)),
+            ramp,
+            ("cwnd at t_e → +20 µs, B", |r| format!("{:.0} → {:.0}", r.cwnd_at_event, r.cwnd_after_20us)),
+            ("growth, payloads per RTT", |r| format!("{:.2}", r.growth_payloads_per_rtt)),
+            ("RTTs to one BDP", |r| within_run(r.rtts_to_bdp, 1, r)),
+            faults,
+        ],
+    };
+    let mut t = table_head(&columns.iter().map(|c| c.0).collect::<Vec<_>>());
+    for r in runs {
+        let cells: Vec<String> = columns.iter().map(|c| (c.1)(r)).collect();
+        t += &format!("| {} |\n", cells.join(" | "));
     }
     t
 }
@@ -452,6 +434,7 @@ pub fn dumbbell_targets(event: DumbbellEvent) -> &'static str {
     }
 }
 
+/// One row per run, beside the thesis'.
 pub fn bolt_utilisation_table(runs: &[nanotransport_net::experiments::bolt::BoltUtilisationRun]) -> String {
     let mut t = String::from(
         "| PRU | SM | utilisation % (sender window) | receiver window % | thesis % | window µs | SRCs (B) | SRC Gb/s | queue p99 KB / max pkts | PRU tokens / grants, supply grants | drops, timeouts, RTL ≠ model | wall ms (simulated µs per wall s) |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n",
@@ -981,10 +964,10 @@ pub fn render_headline(r: &Results) -> String {
             s,
             "| Bolt Figs. 4.10–4.12: arrival queue peak KB, drained in µs; completion ramp µs; reroute ramp µs with SM, RTTs to one BDP without | {:.1}, {}; {}; {}, {} | < 100, < 16; 1; 23, > 33 (thesis) |",
             a.queue_peak_bytes / 1e3,
-            opt(a.queue_drain_us, 1, "–"),
-            opt(c.ramp_us, 2, "–"),
-            opt(with_sm.ramp_rtt_us, 1, "–"),
-            opt(without_sm.rtts_to_bdp, 0, "–")
+            fmt_opt(a.queue_drain_us, 1),
+            fmt_opt(c.ramp_us, 2),
+            fmt_opt(with_sm.ramp_rtt_us, 1),
+            fmt_opt(without_sm.rtts_to_bdp, 0)
         );
     }
     for (background, paper) in [

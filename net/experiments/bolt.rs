@@ -31,8 +31,9 @@ use nanotransport_hdl::pisa::wire::ETH_HEADER_BYTES;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-const CLOCK_MHZ: u64 = 3200;
-const RECEIVER_IP: u32 = 0x0A00_0001;
+/// The network's clock and the (first) receiver's address in Bolt's experiments.
+pub(crate) const CLOCK_MHZ: u64 = 3200;
+pub(crate) const RECEIVER_IP: u32 = 0x0A00_0001;
 
 /// The thesis' Table 4.1: (PRU, SM, utilisation %).
 pub const TABLE_4_1: [(bool, bool, f64); 4] = [(false, false, 90.46), (true, false, 97.38), (false, true, 92.41), (true, true, 98.54)];

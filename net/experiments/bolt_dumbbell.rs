@@ -22,6 +22,7 @@
 //! bottleneck's shifted by the same delay; the queue is the bottleneck port's own (bytes, every
 //! 100 ns).
 
+use super::bolt::{CLOCK_MHZ, RECEIVER_IP};
 use crate::bolt::frame::FRAME_HEADER_BYTES;
 use crate::bolt::host::{BoltConfig, BoltReceiver, BoltSender};
 use crate::bolt::switch::{self as bolt_switch, BoltIngressStage};
@@ -32,8 +33,6 @@ use nanotransport_hdl::pisa::wire::ETH_HEADER_BYTES;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-const CLOCK_MHZ: u64 = 3200;
-const RECEIVER_IP: u32 = 0x0A00_0001;
 const SENDER_IP: u32 = 0x0A00_0011;
 /// The rate a flow must reach to count as using the link, Gb/s of frame bytes over 1 µs.
 const FULL_RATE_GBPS: f64 = 95.0;

@@ -46,7 +46,10 @@
 //!   packet ACKed; Homa: a cumulative offset reaching its last packet), and the replies bracket
 //!   the DATA packets looked up (one ACK per NDP DATA packet, one ACK or GRANT per Homa DATA
 //!   packet plus at most one more when it completes its message: between the lookups that
-//!   succeeded and those made, twice those for Homa; NACKs at most the trimmed packets, plus
+//!   succeeded and those made, twice those for Homa — whose lower bound follows its
+//!   [acknowledgement policy](nanotransport_hdl::nic::register_map::AckPolicy): the lookups that
+//!   succeeded with duplicate ACKs, the new packets without, the delivered messages under the
+//!   model's Homa; NACKs at most the trimmed packets, plus
 //!   the refused lookups for Homa-Tr) — both unless the packet generator counted dropped
 //!   control events.
 //! * **Output streams**: a beat MAC TX or the CPU read-out showed while not ready stays,
@@ -94,6 +97,7 @@ fn frame_length_ok(frame: &[u8]) -> bool {
 use crate::messages::{Completion, RxMessage, TxMessage};
 use crate::rx::pkts_of;
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_hdl::nic::register_map::AckPolicy;
 use nanotransport_hdl::nic::status_bank::STATUS_MAP;
 use nanotransport_hdl::pisa::match_action::MatchEntry;
 use nanotransport_hdl::pisa::wire::{FLAG_ACK, FLAG_DATA, FLAG_NACK, FLAG_PULL, OFF_PROTOCOL};
@@ -113,6 +117,8 @@ pub struct NicTrace {
     /// The NIC's IPv4 address and `rtt_pkts` register as they were during the run.
     pub nic_ip: u32,
     pub rtt_pkts: u16,
+    /// Homa's acknowledgement policy register as it was during the run (NDP: not read).
+    pub ack_policy: AckPolicy,
     /// Frames offered to MAC RX: (cycle offered from, bytes), in offer order.
     pub rx_frames: Vec<(u64, Vec<u8>)>,
     /// Cycle MAC RX took the first beat of each offered frame (shorter if not all were taken).
@@ -861,9 +867,19 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             // NDP: an ACK for every DATA packet looked up without failure (PULLs ride along or
             // go alone, never replace it).
             Protocol::Ndp => (acks, ok, looked_up),
-            // Homa: a GRANT or an ACK per DATA packet, plus an ACK when the packet completes
-            // its message and the GRANT went to another one.
-            _ => (acks + grants - (ack_and_pull), ok, 2 * looked_up),
+            // Homa: at most a GRANT or an ACK per DATA packet, plus an ACK when the packet
+            // completes its message and the GRANT went to another one. At least, by the
+            // acknowledgement policy: one per packet looked up (duplicates are ACKed), one per
+            // new packet (duplicates get nothing), or — the model's Homa, which ACKs only
+            // completions — one per delivered message.
+            _ => {
+                let low = match (trace.ack_policy, protocol) {
+                    (AckPolicy::PrototypeDuplicateAcks, _) => ok,
+                    (AckPolicy::Model, Protocol::Homa) => trace.delivered.len() as u64,
+                    _ => s("forwarded_count"),
+                };
+                (acks + grants - (ack_and_pull), low, 2 * looked_up)
+            }
         };
         if replies < low || replies > high {
             r.push(

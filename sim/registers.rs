@@ -18,7 +18,7 @@ use crate::nic::NicSim;
 use nanotransport_hdl::nic::register_map::*;
 
 /// One configuration register the command line may set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub struct ConfigRegister {
     pub name: &'static str,
     /// Register index (byte address = 4 × index).
@@ -26,10 +26,17 @@ pub struct ConfigRegister {
     pub min: u64,
     pub max: u64,
     pub meaning: &'static str,
+    /// The value a name stands for, where the register takes names beside numbers
+    /// (`--set ack_policy=model`).
+    pub value_of_name: Option<fn(&str) -> Option<u64>>,
 }
 
 const fn reg(name: &'static str, index: usize, min: u64, max: u64, meaning: &'static str) -> ConfigRegister {
-    ConfigRegister { name, index, min, max, meaning }
+    ConfigRegister { name, index, min, max, meaning, value_of_name: None }
+}
+
+fn ack_policy_of_name(name: &str) -> Option<u64> {
+    AckPolicy::ALL.into_iter().find(|p| p.name() == name).map(|p| p.value() as u64)
 }
 
 const U32: u64 = u32::MAX as u64;
@@ -51,6 +58,16 @@ pub const CONFIG_REGISTERS: &[ConfigRegister] = &[
     reg("overcommit", CFG_OVERCOMMIT, 1, 16, "Homa: messages granted at once (the scheduler compares 16)"),
     reg("unsched_prios", CFG_UNSCHED_PRIOS, 0, 8, "Homa: unscheduled priority levels U (8 DSCP priorities at the switch)"),
     reg("recovery_options", CFG_RECOVERY_OPTIONS, 0, 3, "bit 0: retransmit at a message's first timeout (the thesis: at the second); bit 1: lost-GRANT recovery (idle timeout resends the highest credited packet; Homa answers a duplicate with its current GRANT)"),
+    ConfigRegister {
+        value_of_name: Some(ack_policy_of_name),
+        ..reg(
+            "ack_policy",
+            CFG_ACK_POLICY,
+            0,
+            2,
+            "Homa: what a DATA packet gets back: 0 or prototype (GRANT, else ACK; duplicates nothing), 1 or model (the ns-3 model's: Homa GRANTs and the completion ACK only, Homa-Tr an ACK per packet), 2 or duplicate-acks (prototype, and an ACK per duplicate)",
+        )
+    },
 ];
 
 /// A write of `value` to the configuration register at byte address `addr`.
@@ -100,8 +117,11 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
         }
         _ => {
             let r = find_register(name).ok_or_else(|| bad(&format!("unknown register; registers: {}", valid_names())))?;
-            let v =
-                parse_number(value).ok_or_else(|| bad(&format!("not a number; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)))?;
+            let v = r
+                .value_of_name
+                .and_then(|of_name| of_name(value))
+                .or_else(|| parse_number(value))
+                .ok_or_else(|| bad(&format!("not a number; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)))?;
             if v < r.min || v > r.max {
                 return Err(bad(&format!("out of range; {} takes {}..={} ({})", r.name, r.min, r.max, r.meaning)));
             }

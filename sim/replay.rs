@@ -53,7 +53,8 @@
 
 use crate::nic::{Completion, NicSim, RxMessage, Stalls, TxMessage};
 use nanotransport_hdl::nic::register_map::{
-    status_address, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS, STATUS_BASE, STATUS_MAP,
+    status_address, AckPolicy, CFG_ACK_POLICY, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS,
+    STATUS_BASE, STATUS_MAP,
 };
 use nanotransport_reference::nic_checker::NicTrace;
 use pcap_file::pcap::{PcapHeader, PcapPacket, PcapParser, PcapWriter};
@@ -724,10 +725,12 @@ pub fn finish(
     for r in STATUS_MAP {
         report.status.push((r.1, read_reg(&mut nic, STATUS_BASE + 4 * r.0 as u64)?));
     }
+    let ack_policy = AckPolicy::of_value(read_reg(&mut nic, 4 * CFG_ACK_POLICY as u64)?);
     let trace = NicTrace {
         protocol,
         nic_ip: report.nic_ip,
         rtt_pkts: report.rtt_pkts as u16,
+        ack_policy,
         rx_frames: offered,
         rx_taken: nic.stages.mac_rx.iter().map(|c| c - start).collect(),
         sends: sends.iter().map(|t| (t.cycle, t.message.clone())).collect(),

@@ -197,6 +197,10 @@ enum Command {
         /// Also render the results block of this README (between its results markers)
         #[arg(long, value_name = "FILE")]
         readme: Option<PathBuf>,
+        /// Smaller incast buffers, in packets, that Homa and Homa-Tr run under each
+        /// acknowledgement policy with the thesis' sizes 20..38, beside the --buffers (none: only those)
+        #[arg(long, value_delimiter = ',', default_value = "58,50,42,36,30")]
+        ack_policy_buffers: Vec<usize>,
         /// Simulated seconds of each Flexplane bulk run, warm-up included (0: none)
         #[arg(long, value_name = "S", default_value_t = 11.0)]
         flexplane_seconds: f64,
@@ -558,6 +562,7 @@ fn main() -> ExitCode {
             packets,
             bench_cycles,
             fuzz_frames,
+            ack_policy_buffers,
             flexplane_seconds,
             rpc_seconds,
             readme,
@@ -573,6 +578,7 @@ fn main() -> ExitCode {
                     synth,
                     protocols: &protocols,
                     buffers: &buffers,
+                    ack_policy_buffers: &ack_policy_buffers,
                     packets,
                     bench_cycles,
                     fuzz_frames,

@@ -6,11 +6,12 @@
 //! is ever typed into a page by hand.
 
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_hdl::nic::register_map::AckPolicy;
 use nanotransport_net::experiments::bolt_dumbbell::{
     BoltDumbbellParams, BoltDumbbellRun, DumbbellEvent, ARRIVAL_TARGETS, COMPLETION_TARGETS, REROUTE_TARGETS,
 };
 use nanotransport_net::experiments::flexplane::PaperBulk;
-use nanotransport_net::experiments::incast::IncastParams;
+use nanotransport_net::experiments::incast::{IncastParams, IncastResult};
 use nanotransport_sim::scenarios::Direction;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -48,7 +49,103 @@ pub struct Results {
     /// Bolt's Table 4.1 (PRU and SM off and on), without the runs' traces.
     #[serde(default)]
     pub bolt: BoltResults,
+    /// Homa's and Homa-Tr's incast under each acknowledgement policy.
+    #[serde(default)]
+    pub ack_policies: AckPolicies,
     pub timings: Timings,
+}
+
+/// The incast under each acknowledgement policy: Fig. 3.2's two buffers, then a sweep of
+/// smaller ones with the thesis' sizes 20..38.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct AckPolicies {
+    /// The first run's parameters (the runs differ in protocol, policy, buffer and sizes).
+    pub setup: Option<IncastParams>,
+    pub runs: Vec<AckPolicyRow>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AckPolicyRow {
+    pub protocol: Protocol,
+    pub policy: AckPolicy,
+    pub buffer_pkts: usize,
+    pub sizes: (u32, u32),
+    pub median_slowdown: Option<f64>,
+    pub p90_slowdown: Option<f64>,
+    pub median_arrived_slowdown: Option<f64>,
+    pub p90_arrived_slowdown: Option<f64>,
+    /// Messages delivered / sent, and abandoned by their senders.
+    pub delivered: usize,
+    pub messages: usize,
+    pub abandoned: usize,
+    /// Frames the bottleneck dropped.
+    pub dropped: u64,
+    /// The slowest sender completion: its message's start to its last ACK, µs (abandoned
+    /// messages left out).
+    pub slowest_acked_us: Option<f64>,
+    pub wall_s: f64,
+}
+
+impl AckPolicyRow {
+    pub fn of(policy: AckPolicy, x: &IncastResult) -> AckPolicyRow {
+        AckPolicyRow {
+            protocol: x.protocol,
+            policy,
+            buffer_pkts: x.buffer_pkts,
+            sizes: x.params.sizes,
+            median_slowdown: x.median_slowdown,
+            p90_slowdown: x.p90_slowdown,
+            median_arrived_slowdown: x.median_arrived_slowdown,
+            p90_arrived_slowdown: x.p90_arrived_slowdown,
+            delivered: x.messages.iter().filter(|m| m.completion_ns.is_some()).count(),
+            messages: x.messages.len(),
+            abandoned: x.messages.iter().filter(|m| m.abandoned).count(),
+            dropped: x.bottleneck.dropped,
+            slowest_acked_us: x.messages.iter().filter(|m| !m.abandoned).filter_map(|m| m.acked_ns).map(|ns| ns / 1000.0).reduce(f64::max),
+            wall_s: x.wall_s,
+        }
+    }
+}
+
+/// The acknowledgement-policy table.
+pub fn ack_policy_table(runs: &[AckPolicyRow]) -> String {
+    let mut t = table_head(&[
+        "protocol",
+        "policy",
+        "buffer",
+        "sizes",
+        "median",
+        "p90",
+        "at arrival: median",
+        "p90",
+        "delivered",
+        "abandoned",
+        "bottleneck drops",
+        "slowest ACK, µs",
+        "wall s",
+    ]);
+    for r in runs {
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} pkts | {}..{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {:.1} |",
+            r.protocol,
+            r.policy,
+            r.buffer_pkts,
+            r.sizes.0,
+            r.sizes.1,
+            fmt_opt(r.median_slowdown, 2),
+            fmt_opt(r.p90_slowdown, 2),
+            fmt_opt(r.median_arrived_slowdown, 2),
+            fmt_opt(r.p90_arrived_slowdown, 2),
+            r.delivered,
+            r.messages,
+            r.abandoned,
+            r.dropped,
+            fmt_opt(r.slowest_acked_us, 1),
+            r.wall_s
+        );
+    }
+    t
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -571,6 +668,8 @@ pub struct Timings {
     pub pl2_s: f64,
     #[serde(default)]
     pub bolt_s: f64,
+    #[serde(default)]
+    pub ack_policies_s: f64,
     pub total_s: f64,
 }
 
@@ -649,6 +748,9 @@ pub fn render_page(r: &Results) -> String {
         r.tools.verilator, r.tools.yosys
     );
     page.push_str("- [Verilog and lint](#verilog-and-lint)\n- [Latency](#latency)\n- [Throughput](#throughput)\n- [Simulation speed](#simulation-speed)\n- [Fuzz](#fuzz)\n- [Synthesis](#synthesis)\n- [Incast](#incast)\n- [Flexplane bulk transfer](#flexplane-bulk-transfer)\n- [PL2 incast and outcast](#pl2-incast-and-outcast)\n");
+    if !r.ack_policies.runs.is_empty() {
+        page.push_str("- [Acknowledgement policies](#acknowledgement-policies)\n");
+    }
     if !r.bolt.runs.is_empty() {
         page.push_str("- [Bolt utilisation](#bolt-utilisation)\n");
     }
@@ -783,6 +885,22 @@ pub fn render_page(r: &Results) -> String {
     page.push_str(
         "\n![bottleneck queue over time (Fig. 3.2a)](incast-queue.svg)\n\n![slowdown per message (Fig. 3.2b)](incast-slowdown.svg)\n",
     );
+    if !r.ack_policies.runs.is_empty() {
+        page.push_str("\n## Acknowledgement policies\n\n");
+        if let Some(p) = &r.ack_policies.setup {
+            let _ = writeln!(
+                page,
+                "Homa and Homa-Tr in the incast above ({} senders, {} Gb/s, {} ns per link, rtt_pkts {}, RTO {} µs) under each \
+                 acknowledgement policy (register `ack_policy`): `prototype` (the default: a GRANT, else an ACK; a duplicate \
+                 nothing), `model` (the ns-3 model's Homa: GRANTs and the completion ACK only; its Homa-Tr is `prototype`) and \
+                 `duplicate-acks` (`prototype`, and an ACK per duplicate). Fig. 3.2's buffers with its sizes, then smaller \
+                 buffers with the thesis' sizes 20..38. A message is abandoned when its sender hears nothing for \
+                 `timeout_threshold` timeouts.\n",
+                p.senders, p.link_gbps, p.link_ns, p.rtt_pkts, p.rto_us
+            );
+        }
+        page.push_str(&ack_policy_table(&r.ack_policies.runs));
+    }
     page.push_str("\n## Flexplane bulk transfer\n\n");
     if !r.flexplane.setup.is_empty() {
         let _ = writeln!(page, "{}\n", r.flexplane.setup);
@@ -846,7 +964,10 @@ pub fn render_page(r: &Results) -> String {
         let _ = writeln!(page, "\nTargets (fixed before measuring): {}.", dumbbell_targets(d.event));
     }
     let t = &r.timings;
-    let bolt_time = if r.bolt.runs.is_empty() { String::new() } else { format!(", Bolt {:.2}", t.bolt_s) };
+    let mut bolt_time = if r.bolt.runs.is_empty() { String::new() } else { format!(", Bolt {:.2}", t.bolt_s) };
+    if !r.ack_policies.runs.is_empty() {
+        let _ = write!(bolt_time, ", acknowledgement policies {:.1}", t.ack_policies_s);
+    }
     let _ = writeln!(
         page,
         "\n## Run\n\nWall seconds: generate {:.1}, lint {:.1}, latency {:.1}, throughput {:.1}, simulation speed {:.1}, fuzz {:.1}, synthesis {:.1}, incast {:.1}, Flexplane {:.1}, PL2 {:.2}{bolt_time}; whole report {:.1}.",

@@ -38,7 +38,7 @@
 //! | 0x30 | Homa: overcommitment level (messages granted at once) | 0 (unused) | 3 |
 //! | 0x34 | Homa: unscheduled priorities U | 0 (unused) | 1 |
 //! | 0x38 | recovery options: bit 0 = retransmit at the first timeout after a message starts (the thesis' Algorithm 4 first retransmits at the second); bit 1 = lost-GRANT recovery: a timeout with nothing to retransmit resends the highest credited packet, and Homa answers a duplicate of an incomplete message with its current GRANT | 0 | 0 |
-//! | 0x3C | free | 0 | 0 |
+//! | 0x3C | Homa: acknowledgement policy ([`AckPolicy`]: 0 prototype, 1 model, 2 prototype + duplicate ACKs; 3 acts as 0) | 0 (unused) | 0 |
 //!
 //! Configuration is read by the blocks continuously; change the MAC/IP addresses only while no
 //! frame is in flight. 32-bit counters wrap; the 16-bit ones (transmit path, arbiter) saturate at 65 535 and are zero-extended.
@@ -68,8 +68,83 @@ pub const CFG_OVERCOMMIT: usize = 12;
 /// Homa: number of unscheduled priorities (U).
 pub const CFG_UNSCHED_PRIOS: usize = 13;
 
-/// Recovery options; bit 0: a message's first timeout retransmits what was sent.
+/// Recovery options; bit 0: a message's first timeout retransmits what was sent; bit 1: lost-GRANT recovery.
 pub const CFG_RECOVERY_OPTIONS: usize = 14;
+
+/// Homa and Homa-Tr: what the receiver sends back for a DATA packet ([`AckPolicy`]).
+pub const CFG_ACK_POLICY: usize = 15;
+
+/// What a Homa or Homa-Tr receiver answers a DATA packet with (register `ack_policy`, 0x3C bits
+/// 1–0; the bits above are not read). In every policy a new packet gets a GRANT when the
+/// scheduler grants, a packet that completes its message gets an ACK (before a GRANT it also
+/// triggers; the prototype's Chisel ingress does the same, its P4 sends no separate completion
+/// ACK), a Homa-Tr trimmed packet or failed lookup gets a NACK, and recovery option bit 1 answers a
+/// duplicate of an incomplete message that has had a GRANT with that GRANT.
+///
+/// | policy | new packet that gets no GRANT and completes nothing | duplicate of a live message | copy of a delivered message |
+/// |---|---|---|---|
+/// | `Prototype` (0, default) | ACK (cumulative) | nothing | nothing |
+/// | `Model` (1) | Homa: nothing; Homa-Tr: ACK | nothing | nothing |
+/// | `PrototypeDuplicateAcks` (2) | ACK | ACK (cumulative) | ACK (cumulative, from the delivered set) |
+///
+/// Homa-Tr's `Model` is its `Prototype`: the ns-3 model's Homa-Tr ACKs every packet that gets no
+/// GRANT (its per-packet ACK is commented out only in its Homa). Copies of a delivered message:
+/// the prototype and the model forget a delivered message and take a late copy as a new one; our
+/// receive path recognises it in its delivered set and, but for policy 2, drops it silently.
+///
+/// A sender whose message's last ACK is lost hears nothing more under `Prototype` and `Model`
+/// (with recovery option bit 1 the GRANT of an incomplete message is the exception): its timeouts
+/// resend, the receiver stays silent, and the sender abandons the message after
+/// `timeout_threshold` timeouts without progress (`abandoned_count`; the receiver delivered it
+/// once). Under `PrototypeDuplicateAcks` the first resent copy is ACKed and the message completes.
+/// Value 3 is undefined and acts as 0; `--set` refuses it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AckPolicy {
+    /// The hardware prototype's P4 (`homa_ingress.p4`): a new packet gets a GRANT or else an
+    /// ACK; a duplicate is dropped silently.
+    Prototype,
+    /// The authors' ns-3 model (`homa-nanopu-transport.cc`): Homa sends GRANTs and the
+    /// completion ACK only; Homa-Tr is as `Prototype`.
+    Model,
+    /// The prototype's rule plus a cumulative ACK for every duplicate, so a sender whose last
+    /// ACK was lost completes after its next retransmission.
+    #[serde(rename = "duplicate-acks")]
+    PrototypeDuplicateAcks,
+}
+
+impl AckPolicy {
+    pub const ALL: [AckPolicy; 3] = [AckPolicy::Prototype, AckPolicy::Model, AckPolicy::PrototypeDuplicateAcks];
+
+    /// The register value.
+    pub fn value(self) -> u32 {
+        self as u32
+    }
+
+    /// The policy a register value selects (3, undefined, acts as 0).
+    pub fn of_value(value: u32) -> AckPolicy {
+        match value & 3 {
+            1 => AckPolicy::Model,
+            2 => AckPolicy::PrototypeDuplicateAcks,
+            _ => AckPolicy::Prototype,
+        }
+    }
+
+    /// The name `--set ack_policy=NAME` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            AckPolicy::Prototype => "prototype",
+            AckPolicy::Model => "model",
+            AckPolicy::PrototypeDuplicateAcks => "duplicate-acks",
+        }
+    }
+}
+
+impl std::fmt::Display for AckPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// NDP's configuration defaults (see the table).
 pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =

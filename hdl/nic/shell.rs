@@ -37,7 +37,7 @@
 //! ports stay flat.
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act` (a validated control packet's action and header fields) and `done` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv`, CreditTxEvent `ctx` (to the transmit path); CtrlPktEvent `ev` (to the packet generator; `ev.msg_id` the receive slot, `ev.msg_gen` its generation); priority writes `prio_wr` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
+//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act` (a validated control packet's action and header fields) and `done` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1, `cfg_ack_policy` 2; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv`, CreditTxEvent `ctx` (to the transmit path); CtrlPktEvent `ev` (to the packet generator; `ev.msg_id` the receive slot, `ev.msg_gen` its generation); priority writes `prio_wr` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
 //! | egress stage | `s_axis_pkt` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt.tready`, `prio_wr`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt.tready`, `m_axis_pkt` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
@@ -251,6 +251,7 @@ macro_rules! nic_shell {
                 self.ingress.cfg_overcommit.next = self.cfg.val().get_bits::<5>(384);
                 self.ingress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
                 self.ingress.cfg_dup_grant.next = self.cfg.val().get_bit(449); // CFG_RECOVERY_OPTIONS bit 1
+                self.ingress.cfg_ack_policy.next = self.cfg.val().get_bits::<2>(480); // CFG_ACK_POLICY
                 self.ingress.rel_valid.next = self.reassembly.release_valid.val();
                 self.ingress.rel_slot.next = self.reassembly.release_slot.val();
                 self.front.s_axis_tdata.next = self.s_axis_rx_tdata.val();

@@ -78,7 +78,7 @@ status_bank! {
     25 no_action_count: 32, "packets without a match-table action";
     26 bad_length_count: 32, "DATA dropped: IPv4 length disagrees with the message";
     27 rx_fail_count: 32, "DATA whose GetRxMsgInfo failed";
-    28 duplicate_data_count: 32, "duplicate DATA (re-acknowledged)";
+    28 duplicate_data_count: 32, "duplicate DATA (a packet already received, or of a delivered message)";
     29 forwarded_count: 32, "DATA forwarded to the reassembly";
     30 bad_frame_length_count: 32, "frames dropped at their last beat: frame length disagrees with the IPv4 length";
     32 offset_range_count: 32, "NDP: ACK/NACK offsets without a bitmap bit";

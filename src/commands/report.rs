@@ -24,11 +24,12 @@ use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, BoltDumbbellSection, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow, Pl2Results, Results,
-    SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+    self, AckPolicies, AckPolicyRow, BoltDumbbellSection, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow,
+    Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
+use nanotransport_hdl::nic::register_map::{AckPolicy, CFG_ACK_POLICY};
 use nanotransport_net::experiments::bolt::BoltUtilisationParams;
 use nanotransport_net::experiments::bolt_dumbbell::{BoltDumbbellParams, DumbbellEvent};
 use nanotransport_net::experiments::flexplane::{BulkParams, RpcParams, BULK_SCHEMES, RPC_SCHEMES};
@@ -54,6 +55,8 @@ pub struct ReportRequest<'a> {
     pub synth: bool,
     pub protocols: &'a [Protocol],
     pub buffers: &'a [usize],
+    /// Smaller buffers Homa and Homa-Tr also run under each acknowledgement policy (sizes 20..38).
+    pub ack_policy_buffers: &'a [usize],
     /// Back-to-back packets per throughput measurement.
     pub packets: u64,
     /// Cycles of each simulation-speed run.
@@ -205,6 +208,10 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     timings.incast_s = t.elapsed().as_secs_f64();
     let incast = Incast { setup: runs.first().map(|x| x.params.clone()), runs: runs.iter().map(incast_row).collect() };
 
+    let t = step("Homa's acknowledgement policies");
+    let ack_policies = ack_policy_runs(r)?;
+    timings.ack_policies_s = t.elapsed().as_secs_f64();
+
     let t = step("Flexplane §4.1 bulk transfer");
     let mut bulk = Vec::new();
     if r.flexplane_seconds > 0.0 {
@@ -306,6 +313,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         flexplane,
         pl2,
         bolt,
+        ack_policies,
         timings,
     };
     let json_path = r.out.join("results.json");
@@ -362,6 +370,35 @@ fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Re
         }
     }
     Ok(rows)
+}
+
+/// Homa and Homa-Tr (those of the request's protocols) under each acknowledgement policy: the
+/// incast at the request's buffers, then at its smaller ones with the thesis' sizes 20..38.
+fn ack_policy_runs(r: &ReportRequest) -> Result<AckPolicies, String> {
+    let mut out = AckPolicies::default();
+    let protocols = r.protocols.iter().filter(|p| **p != Protocol::Ndp);
+    for protocol in protocols {
+        let buffers = r.buffers.iter().map(|b| (*b, None)).chain(r.ack_policy_buffers.iter().map(|b| (*b, Some((20, 38)))));
+        for (buffer, sizes) in buffers {
+            for policy in AckPolicy::ALL {
+                let mut params = r.setup.params(*protocol, buffer)?;
+                params.sizes = sizes.unwrap_or(params.sizes);
+                params.sets.push((4 * CFG_ACK_POLICY as u64, policy.value()));
+                let (res, _) = incast_run(&params, false)?;
+                let row = AckPolicyRow::of(policy, &res);
+                eprintln!(
+                    "{protocol} {policy} {buffer} pkts: median {} p90 {}, {} abandoned, wall {:.1} s",
+                    fmt_opt(row.median_slowdown, 2),
+                    fmt_opt(row.p90_slowdown, 2),
+                    row.abandoned,
+                    row.wall_s
+                );
+                out.setup.get_or_insert(params);
+                out.runs.push(row);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `results.md` into `out` and, given a README, its headline block (which must be there).

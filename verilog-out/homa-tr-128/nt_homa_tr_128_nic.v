@@ -147,6 +147,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
     reg  ingress$cfg_dup_grant;
+    reg  [1:0] ingress$cfg_ack_policy;
     reg  ingress$rel_valid;
     reg  [6:0] ingress$rel_slot;
     wire  ingress$dlv$valid;
@@ -674,6 +675,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
         .cfg_dup_grant(ingress$cfg_dup_grant),
+        .cfg_ack_policy(ingress$cfg_ack_policy),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
         .dlv$valid(ingress$dlv$valid),
@@ -1170,6 +1172,7 @@ module nt_homa_tr_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_
         ingress$cfg_overcommit = cfg[(32'h180)+:(5)];
         ingress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
         ingress$cfg_dup_grant = cfg[32'h1c1];
+        ingress$cfg_ack_policy = cfg[(32'h1e0)+:(2)];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
         front$s_axis_tdata = s_axis_rx_tdata;
@@ -6984,7 +6987,7 @@ module nt_homa_tr_128_nic$front$vd_seen(d,q,clock);
 endmodule // nt_homa_tr_128_nic$front$vd_seen
 
 
-module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,cfg_ack_policy,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
 
     // Module arguments
     input wire  clock;
@@ -7008,6 +7011,7 @@ module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done
     input wire  [4:0] cfg_overcommit;
     input wire  [3:0] cfg_unsched_prios;
     input wire  cfg_dup_grant;
+    input wire  [1:0] cfg_ack_policy;
     input wire  rel_valid;
     input wire  [6:0] rel_slot;
     output reg  dlv$valid;
@@ -7231,7 +7235,9 @@ module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done
     reg  [7:0] d_total;
     reg  [151:0] d_meta;
     reg  d_nack;
-    reg  d_dup_ack;
+    reg  d_dup;
+    reg  ack_new;
+    reg  ack_dup;
     reg  [7:0] s3_received;
     reg  arrive_now;
     reg  rm_now;
@@ -7565,6 +7571,8 @@ module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done
         grant_state$write_clock = clock;
         received$reset = reset;
         scheduler$reset = reset;
+        ack_new = trimming | (cfg_ack_policy != 32'h1);
+        ack_dup = cfg_ack_policy == 32'h2;
         m1 = act$meta;
         m1_offset = m1[(32'h50)+:(8)];
         m1_offset_bit = 32'h0;
@@ -7611,8 +7619,8 @@ module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done
         s3_last$d = done$is_last_pkt;
         s3_meta$d = d_meta;
         s3_ack_no$d = done$ack_no;
-        d_dup_ack = (d_is_data & done$ok) & (~done$forward);
-        d_dup_grant = ((d_dup_ack & cfg_dup_grant) & done$live) & (~done$is_last_pkt);
+        d_dup = (d_is_data & done$ok) & (~done$forward);
+        d_dup_grant = ((d_dup & cfg_dup_grant) & done$live) & (~done$is_last_pkt);
         grant_state$read_address = done$slot;
         dg_valid$d = d_dup_grant;
         dg_meta$d = d_meta;
@@ -7685,13 +7693,13 @@ module nt_homa_tr_128_nic$ingress(clock,reset,act$valid,act$action,act$meta,done
         g_id$d = scheduler$res_id;
         info = msg_info$read_data;
         ev_kind = 32'h0;
-        if ((d_dup_ack & (~d_dup_grant)) | d_nack) begin
+        if (((d_dup & (~d_dup_grant)) & ack_dup) | d_nack) begin
             ev_kind = 32'h3;
         end
-        if (dg_valid$q) begin
+        if (dg_valid$q & (dg_granted | ack_dup)) begin
             ev_kind = 32'h4;
         end
-        if (r_decided$q & ((~(scheduler$res_valid & scheduler$res_grant)) | r_ack$q)) begin
+        if (r_decided$q & (((~(scheduler$res_valid & scheduler$res_grant)) & ack_new) | r_ack$q)) begin
             ev_kind = 32'h2;
         end
         if (g_valid$q) begin

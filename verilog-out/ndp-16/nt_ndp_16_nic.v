@@ -172,6 +172,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  [4:0] ingress$cfg_overcommit;
     reg  [3:0] ingress$cfg_unsched_prios;
     reg  ingress$cfg_dup_grant;
+    reg  [1:0] ingress$cfg_ack_policy;
     reg  ingress$rel_valid;
     reg  [3:0] ingress$rel_slot;
     wire  ingress$prio_wr$valid;
@@ -699,6 +700,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .cfg_overcommit(ingress$cfg_overcommit),
         .cfg_unsched_prios(ingress$cfg_unsched_prios),
         .cfg_dup_grant(ingress$cfg_dup_grant),
+        .cfg_ack_policy(ingress$cfg_ack_policy),
         .rel_valid(ingress$rel_valid),
         .rel_slot(ingress$rel_slot),
         .prio_wr$valid(ingress$prio_wr$valid),
@@ -1170,6 +1172,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         ingress$cfg_overcommit = cfg[(32'h180)+:(5)];
         ingress$cfg_unsched_prios = cfg[(32'h1a0)+:(4)];
         ingress$cfg_dup_grant = cfg[32'h1c1];
+        ingress$cfg_ack_policy = cfg[(32'h1e0)+:(2)];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
         front$s_axis_tdata = s_axis_rx_tdata;
@@ -6104,7 +6107,7 @@ module nt_ndp_16_nic$front$vd_seen(d,q,clock);
 endmodule // nt_ndp_16_nic$front$vd_seen
 
 
-module nt_ndp_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,rel_valid,rel_slot,prio_wr$valid,prio_wr$index,prio_wr$value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
+module nt_ndp_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,offset_range_count,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,cfg_ack_policy,rel_valid,rel_slot,prio_wr$valid,prio_wr$index,prio_wr$value,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels);
 
     // Module arguments
     input wire  clock;
@@ -6153,6 +6156,7 @@ module nt_ndp_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
     input wire  [4:0] cfg_overcommit;
     input wire  [3:0] cfg_unsched_prios;
     input wire  cfg_dup_grant;
+    input wire  [1:0] cfg_ack_policy;
     input wire  rel_valid;
     input wire  [3:0] rel_slot;
     output reg  prio_wr$valid;

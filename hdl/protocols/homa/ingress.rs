@@ -11,15 +11,19 @@
 //!   message's addressing and cumulative ack (smallest offset not yet received) are stored, and
 //!   the scheduler gets an ARRIVE (rank = packets not yet received; the message starts with
 //!   `min(total, rtt_pkts)` packets granted: the unscheduled ones). The scheduler may choose
-//!   another message. **One control packet per data packet**: the GRANT if the scheduler grants
-//!   any message, otherwise an ACK; a packet that **completes its message is always ACKed**, also
-//!   when it triggers a GRANT for another one (then two control packets, ACK first).
+//!   another message. The GRANT if the scheduler grants any message, otherwise (by the
+//!   [acknowledgement policy](crate::nic::register_map::AckPolicy), register 0x3C) an ACK — the
+//!   prototype's rule, the default — or nothing (the ns-3 model's Homa); a packet that **completes
+//!   its message is always ACKed**, also when it triggers a GRANT for another one (then two
+//!   control packets, ACK first).
 //! * GRANT (to the granted message's sender): `pkt_offset` = that message's cumulative ack,
 //!   `grant_offset` = its new credit (exclusive), `grant_prio` = U + its position among the
 //!   messages being granted (0 = fewest remaining). ACK: `pkt_offset` = the arriving message's
 //!   cumulative ack. Control packets themselves travel at priority 0 (the highest).
-//! * A duplicate (or a late copy of a delivered message) is dropped and ACKed with the
-//!   cumulative ack, so a sender whose ACK was lost completes after its retransmission.
+//! * A duplicate (or a late copy of a delivered message) is dropped: silently under the
+//!   prototype's and the model's policies, ACKed with the cumulative ack under policy 2
+//!   (`duplicate-acks`), so that a sender whose last ACK was lost completes after its
+//!   retransmission instead of abandoning the message.
 //!   **Lost GRANTs**: the thesis' Homa sends a GRANT only when a DATA packet arrives, so if the
 //!   GRANT that raises a message to its full credit is lost and none of its packets is in
 //!   flight, the message stalls until its sender abandons it. That stays the default (the
@@ -60,10 +64,11 @@
 //!  P+1  act: GRANT / ACK / NACK received → events, priority write
 //!  D    done (GetRxMsgInfo answer; D = P+4, or L+4 for a DATA frame with more than 8 payload
 //!       bytes, L its last beat): count request, message information write;
-//!       duplicate → ACK, CHOP → NACK (Homa-Tr) to the packet generator
+//!       duplicate → ACK (policy 2), CHOP → NACK (Homa-Tr) to the packet generator
 //!  D+1  count answer → the scheduler's op (ARRIVE, or a release's REMOVE), registered
 //!  D+2  the op in the scheduler (its two decision stages at D+3 and D+4)
-//!  D+5  scheduler decision: ACK (no grant, or the message completed); information read
+//!  D+5  scheduler decision: ACK (no grant and the policy ACKs, or the message completed);
+//!       information read
 //!  D+6  GRANT to the packet generator
 //! ```
 //! (Counted from `done`/`act`: a frame with more than 8 payload bytes gets them only after
@@ -75,7 +80,7 @@
 //!
 //! # Ports
 //! In: the front's decisions `act` and `done` ([`crate::pisa::ingress_front`]), `rtt_pkts` 16, `cfg_overcommit` 5,
-//! `cfg_unsched_prios` 4 (U), `rel_valid`, `rel_slot`; out `dlv`, `ctx` (to the transmit
+//! `cfg_unsched_prios` 4 (U), `cfg_dup_grant` 1, `cfg_ack_policy` 2, `rel_valid`, `rel_slot`; out `dlv`, `ctx` (to the transmit
 //! path), `prio_wr` (to the priority memory), `ev` (CtrlPktEvent; `ev.rank` carries the
 //! GRANT's priority, `ev.credit` its offset; no paced PULLs, so `ev.msg_gen` is 0), counters
 //! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
@@ -125,6 +130,8 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     pub cfg_overcommit: Signal<In, Bits<5>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub cfg_dup_grant: Signal<In, Bit>,
+    /// The acknowledgement policy ([`AckPolicy`](crate::nic::register_map::AckPolicy)'s register value; 3 acts as 0).
+    pub cfg_ack_policy: Signal<In, Bits<2>>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
     pub dlv: DeliveredEventSource,
@@ -205,7 +212,12 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     d_total: Signal<Local, Bits<8>>,
     d_meta: Signal<Local, Bits<152>>,
     d_nack: Signal<Local, Bit>,
-    d_dup_ack: Signal<Local, Bit>,
+    /// A DATA packet already received (of a live message or, from the delivered set, of a
+    /// delivered one).
+    d_dup: Signal<Local, Bit>,
+    /// The policy: ACK a new packet that completes nothing and gets no GRANT; ACK a duplicate.
+    ack_new: Signal<Local, Bit>,
+    ack_dup: Signal<Local, Bit>,
     s3_received: Signal<Local, Bits<8>>,
     arrive_now: Signal<Local, Bit>,
     rm_now: Signal<Local, Bit>,
@@ -279,6 +291,11 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.received.reset.next = self.reset.val();
         self.scheduler.reset.next = self.reset.val();
 
+        // The acknowledgement policy (see the module documentation); 3 is undefined and acts
+        // as 0, the prototype's.
+        self.ack_new.next = self.trimming.val() | (self.cfg_ack_policy.val() != 1);
+        self.ack_dup.next = self.cfg_ack_policy.val() == 2;
+
         // ---------------- P+1: GRANT / ACK / NACK received (sender side) ----------------
         self.m1.next = self.act.meta.val();
         self.m1_offset.next = self.m1.val().get_bits::<8>(80);
@@ -338,10 +355,10 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         self.s3_last.d.next = self.done.is_last_pkt.val();
         self.s3_meta.d.next = self.d_meta.val();
         self.s3_ack_no.d.next = self.done.ack_no.val();
-        self.d_dup_ack.next = (self.d_is_data.val() & self.done.ok.val()) & (!self.done.forward.val());
+        self.d_dup.next = (self.d_is_data.val() & self.done.ok.val()) & (!self.done.forward.val());
         // With the option, a duplicate of a live, incomplete message waits one cycle for its
         // slot's GRANT state (read now) and is answered at P+3 instead.
-        self.d_dup_grant.next = ((self.d_dup_ack.val() & self.cfg_dup_grant.val()) & self.done.live.val()) & (!self.done.is_last_pkt.val());
+        self.d_dup_grant.next = ((self.d_dup.val() & self.cfg_dup_grant.val()) & self.done.live.val()) & (!self.done.is_last_pkt.val());
         self.grant_state.read_address.next = self.done.slot.val();
         self.dg_valid.d.next = self.d_dup_grant.val();
         self.dg_meta.d.next = self.d_meta.val();
@@ -430,13 +447,15 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         // ev_kind: 0 none, 1 GRANT, 2 ACK after the decision, 3 ACK or NACK from P+2, 4 the
         // answer to a duplicate with the option (its GRANT, or an ACK if it never had one).
         self.ev_kind.next = 0.into();
-        if (self.d_dup_ack.val() & (!self.d_dup_grant.val())) | self.d_nack.val() {
+        if ((self.d_dup.val() & (!self.d_dup_grant.val())) & self.ack_dup.val()) | self.d_nack.val() {
             self.ev_kind.next = 3.into();
         }
-        if self.dg_valid.q.val() {
+        if self.dg_valid.q.val() & (self.dg_granted.val() | self.ack_dup.val()) {
             self.ev_kind.next = 4.into();
         }
-        if self.r_decided.q.val() & ((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) | self.r_ack.q.val()) {
+        if self.r_decided.q.val()
+            & (((!(self.scheduler.res_valid.val() & self.scheduler.res_grant.val())) & self.ack_new.val()) | self.r_ack.q.val())
+        {
             self.ev_kind.next = 2.into();
         }
         if self.g_valid.q.val() {

@@ -110,6 +110,9 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     /// Homa's duplicate-GRANT option (part of the shell's program interface); NDP answers a
     /// duplicate with ACK + PULL anyway.
     pub cfg_dup_grant: Signal<In, Bit>,
+    /// Homa's acknowledgement policy (part of the shell's program interface); NDP ACKs every
+    /// DATA packet, duplicates included, whatever it says.
+    pub cfg_ack_policy: Signal<In, Bits<2>>,
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
     pub prio_wr: PriorityWriteSource<IW>,

@@ -148,10 +148,13 @@ fn loopback_registers(rto: u32) -> Vec<(usize, u32)> {
 
 /// For links that lose frames: a lost GRANT that no later packet replaces stalls its message
 /// under the thesis' Homa (see `every_lost_grant_position_recovers_with_the_option`), so these
-/// runs use the lost-GRANT recovery (register 0x38 bit 1).
+/// runs use the lost-GRANT recovery (register 0x38 bit 1); and a lost last ACK makes the sender
+/// abandon its message under the default policy
+/// (`ack_policies_lost_last_ack_completes_or_is_abandoned`), so they ACK duplicates.
 fn lossy_registers() -> Vec<(usize, u32)> {
     let mut r = loopback_registers(6_000);
     r.push((CFG_RECOVERY_OPTIONS, 2));
+    r.push((CFG_ACK_POLICY, AckPolicy::PrototypeDuplicateAcks.value()));
     r
 }
 
@@ -412,4 +415,114 @@ fn trimmed_first_packet_does_not_inherit_the_slot_count() {
     assert_eq!(replies[0].flags, FLAG_NACK);
     let grant = replies.iter().find(|h| h.flags == FLAG_PULL).expect("a GRANT for B");
     assert_eq!(grant.pull_offset, 2, "one packet arrived, rtt_pkts 1: credit 2");
+}
+
+/// The acknowledgement policies (register `ack_policy`) on one 3-packet message that needs no
+/// GRANT (rtt_pkts 8): its first packet, a duplicate of it, the other two (the last completes
+/// the message) and a late copy once it is delivered. Value 3 is undefined and acts as 0.
+#[test]
+fn ack_policies_answer_new_duplicate_and_late_packets() {
+    const ACK1: (u8, u8) = (FLAG_ACK, 1);
+    const ACK2: (u8, u8) = (FLAG_ACK, 2);
+    const ACK3: (u8, u8) = (FLAG_ACK, 3);
+    let prototype = vec![vec![ACK1], vec![], vec![ACK2], vec![ACK3], vec![]];
+    let homa_model = vec![vec![], vec![], vec![], vec![ACK3], vec![]];
+    let duplicate_acks = vec![vec![ACK1], vec![ACK1], vec![ACK2], vec![ACK3], vec![ACK3]];
+    let cases = [
+        ("homa-16", 0, &prototype),
+        ("homa-16", 1, &homa_model),
+        ("homa-16", 2, &duplicate_acks),
+        ("homa-16", 3, &prototype),
+        ("homa-tr-16", 0, &prototype),
+        ("homa-tr-16", 1, &prototype),
+        ("homa-tr-16", 2, &duplicate_acks),
+    ];
+    for (config, policy, expected) in cases {
+        let mut nic = nic_with_ip(&nic_preset(config), NIC_IP).unwrap();
+        assert_eq!(nic.write_register(4 * CFG_ACK_POLICY as u64, policy), 0);
+        let msg: Vec<u8> = (0..3 * 1024).map(|i| (i % 253) as u8).collect();
+        let f = |off| data_frame_for(HOMA_IP_PROTOCOL, PEER_IP, NIC_IP, 1, 80, 7, &msg, off);
+        let mut replies = Vec::new();
+        for frame in [f(0), f(0), f(1), f(2), f(1)] {
+            let (at, before) = (nic.cycle, nic.tx_frames.len());
+            nic.push_frame(&frame, at);
+            nic.run(6_000);
+            replies
+                .push(nic.tx_frames[before..].iter().map(|(_, f)| Header::decode(f)).map(|h| (h.flags, h.pkt_offset)).collect::<Vec<_>>());
+        }
+        println!("{config} ack_policy {policy}: {replies:?}");
+        assert_eq!(&replies, expected, "{config}, ack_policy {policy}");
+        assert_eq!(nic.delivered.len(), 1, "{config}, ack_policy {policy}: delivered once");
+        let acks = expected.iter().flatten().count() as u32;
+        assert_eq!(status(&mut nic, "ack_sent_count"), acks, "{config}, ack_policy {policy}");
+        assert_eq!(status(&mut nic, "duplicate_data_count"), 2, "{config}, ack_policy {policy}");
+    }
+}
+
+/// Control frames per DATA frame on a clean loopback (24 messages each way, 2–20 KB, rtt_pkts
+/// 3): with no duplicate, the prototype's policy and duplicate ACKs run cycle for cycle alike;
+/// the model's Homa ACKs only completions (one ACK per message), so it sends fewer control
+/// frames; its Homa-Tr is the prototype's.
+#[test]
+fn ack_policies_control_frames_per_data_frame_on_a_clean_loopback() {
+    for config in ["homa-16", "homa-tr-16"] {
+        let s = seed(&format!("{config}_ack_policy_clean"), 607);
+        let mut counts = Vec::new();
+        for policy in AckPolicy::ALL {
+            let mut registers = loopback_registers(20_000);
+            registers.push((CFG_ACK_POLICY, policy.value()));
+            let r =
+                loopback(&nic_preset(config), s, 24, 20_000, 200, LinkFaults { stall: STALL, ..LinkFaults::NONE }, &registers, 4_000_000)
+                    .unwrap_or_else(|e| panic!("{config} {policy}: {e}"));
+            let (acks, grants, data): (u32, u32, u32) = (0..2).fold((0, 0, 0), |(a, g, d), side| {
+                (a + r.value(side, "ack_sent_count"), g + r.value(side, "grant_sent_count"), d + r.value(side, "data_count"))
+            });
+            println!(
+                "{config} {policy}: {data} DATA, {acks} ACKs, {grants} GRANTs: {:.3} control frames per DATA frame, {} cycles",
+                (acks + grants) as f64 / data as f64,
+                r.cycles
+            );
+            counts.push((acks, grants, data, r.cycles));
+        }
+        let (prototype, model, duplicate_acks) = (counts[0], counts[1], counts[2]);
+        assert_eq!(prototype, duplicate_acks, "{config}: no duplicate on a clean link");
+        assert!(prototype.0 + prototype.1 >= prototype.2, "{config}: a GRANT or an ACK per DATA frame");
+        if config == "homa-16" {
+            assert_eq!(model.0, 48, "{config}: the model's Homa ACKs each of the 48 messages once");
+            assert!(model.0 + model.1 < prototype.0 + prototype.1, "{config}: fewer control frames under the model");
+        } else {
+            assert_eq!(model, prototype, "{config}: the model's Homa-Tr is the prototype's");
+        }
+    }
+}
+
+/// A message's only ACK is lost (one 1-packet message each way; the first ACK of the run
+/// dropped). Under the prototype's and the model's policies the receiver, which delivered the
+/// message, drops every resent copy silently: the sender abandons the message after
+/// `timeout_threshold` timeouts and counts it (the loopback reports it). With duplicate ACKs
+/// the first resent copy is ACKed and the message completes.
+#[test]
+fn ack_policies_lost_last_ack_completes_or_is_abandoned() {
+    let s = seed("homa_ack_policy_lost_ack", 608);
+    for config in ["homa-16", "homa-tr-16"] {
+        for policy in AckPolicy::ALL {
+            let registers =
+                [(CFG_RTO_CYCLES, 6_000), (CFG_TIMEOUT_THRESHOLD, 5), (CFG_GC_TIMEOUT, 4_000_000), (CFG_ACK_POLICY, policy.value())];
+            let faults = LinkFaults { drop_nth: Some((FLAG_ACK, 0)), ..LinkFaults::NONE };
+            let r = loopback_with_lengths(&nic_preset(config), s, 1, &mut |_| 500, 200, faults, &registers, 400_000);
+            println!("{config} {policy}: {:?}", r.as_ref().map(|r| (r.dropped, r.cycles)));
+            match policy {
+                AckPolicy::PrototypeDuplicateAcks => {
+                    let r = r.unwrap_or_else(|e| panic!("{config} {policy}: {e}"));
+                    assert_eq!(r.dropped, 1);
+                    let dup_acks: u32 = (0..2).map(|side| r.value(side, "ack_sent_count")).sum();
+                    assert_eq!(dup_acks, 3, "{config}: two completion ACKs and one for the resent copy");
+                }
+                _ => {
+                    let e = r.expect_err("the sender hears nothing after its ACK is lost");
+                    assert!(e.contains("abandoned") && !e.contains("twice"), "{config} {policy}: {e}");
+                }
+            }
+        }
+    }
 }

@@ -109,7 +109,7 @@ const DOCUMENTED_CONFIG: [(u64, u32, u32); 16] = [
     (0x30, 0, 3),                     // Homa: overcommitment
     (0x34, 0, 1),                     // Homa: unscheduled priorities U
     (0x38, 0, 0),                     // recovery options
-    (0x3C, 0, 0),                     // free
+    (0x3C, 0, 0),                     // Homa: acknowledgement policy (prototype)
 ];
 
 const OKAY: u64 = 0;

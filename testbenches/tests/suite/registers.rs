@@ -23,6 +23,22 @@ fn names_and_ranges() {
     assert_eq!(value_written(&w, CFG_RTT_PKTS), Some(5));
 }
 
+/// The acknowledgement policy by name or number; 3 is undefined: refused with the valid range
+/// (the hardware reads it as 0, `ack_policies_answer_new_duplicate_and_late_packets`).
+#[test]
+fn ack_policy_by_name_or_number() {
+    for p in AckPolicy::ALL {
+        let by_name = parse_set(&format!("ack_policy={}", p.name())).unwrap();
+        assert_eq!(by_name, vec![RegisterWrite { addr: 0x3C, value: p.value() }]);
+        assert_eq!(parse_set(&format!("ack_policy={}", p.value())).unwrap(), by_name);
+        assert_eq!(AckPolicy::of_value(p.value()), p);
+    }
+    assert_eq!(AckPolicy::of_value(3), AckPolicy::Prototype);
+    let e = parse_set("ack_policy=3").unwrap_err();
+    assert!(e.contains("0..=2") && e.contains("duplicate-acks") && !e.contains('\n'), "{e}");
+    assert!(parse_set("ack_policy=silent").unwrap_err().contains("not a number"));
+}
+
 #[test]
 fn a_retransmission_horizon_beyond_the_delivered_set_is_refused() {
     // Defaults: 7 × 20 000 = 140 000 cycles, within 229 376.

@@ -48,7 +48,7 @@
 //!   packet plus at most one more when it completes its message: between the lookups that
 //!   succeeded and those made, twice those for Homa — whose lower bound follows its
 //!   [acknowledgement policy](nanotransport_hdl::nic::register_map::AckPolicy): the lookups that
-//!   succeeded with duplicate ACKs, the new packets without, the delivered messages under the
+//!   succeeded with duplicate ACKs, those less the duplicates without, the delivered messages under the
 //!   model's Homa; NACKs at most the trimmed packets, plus
 //!   the refused lookups for Homa-Tr) — both unless the packet generator counted dropped
 //!   control events.
@@ -870,13 +870,17 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             // Homa: at most a GRANT or an ACK per DATA packet, plus an ACK when the packet
             // completes its message and the GRANT went to another one. At least, by the
             // acknowledgement policy: one per packet looked up (duplicates are ACKed), one per
-            // new packet (duplicates get nothing), or — the model's Homa, which ACKs only
+            // packet looked up that is not a duplicate (duplicates get nothing), or — the model's Homa, which ACKs only
             // completions — one per delivered message.
             _ => {
-                let low = match (trace.ack_policy, protocol) {
-                    (AckPolicy::PrototypeDuplicateAcks, _) => ok,
-                    (AckPolicy::Model, Protocol::Homa) => trace.delivered.len() as u64,
-                    _ => s("forwarded_count"),
+                let low = if trace.ack_policy == AckPolicy::PrototypeDuplicateAcks {
+                    ok
+                } else if trace.ack_policy.acks_new_packets(protocol) {
+                    // Not `forwarded_count`: it also counts payloads of wrong-length frames
+                    // forwarded before their last beat, which get no reply.
+                    ok.saturating_sub(s("duplicate_data_count"))
+                } else {
+                    trace.delivered.len() as u64
                 };
                 (acks + grants - (ack_and_pull), low, 2 * looked_up)
             }

@@ -64,16 +64,13 @@ pub struct AckPolicies {
     pub runs: Vec<AckPolicyRow>,
 }
 
+/// One incast run under one policy: the incast's row and what the policy changes.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct AckPolicyRow {
-    pub protocol: Protocol,
     pub policy: AckPolicy,
-    pub buffer_pkts: usize,
     pub sizes: (u32, u32),
-    pub median_slowdown: Option<f64>,
-    pub p90_slowdown: Option<f64>,
-    pub median_arrived_slowdown: Option<f64>,
-    pub p90_arrived_slowdown: Option<f64>,
+    #[serde(flatten)]
+    pub incast: IncastRow,
     /// Messages delivered / sent, and abandoned by their senders.
     pub delivered: usize,
     pub messages: usize,
@@ -83,26 +80,20 @@ pub struct AckPolicyRow {
     /// The slowest sender completion: its message's start to its last ACK, µs (abandoned
     /// messages left out).
     pub slowest_acked_us: Option<f64>,
-    pub wall_s: f64,
 }
 
 impl AckPolicyRow {
-    pub fn of(policy: AckPolicy, x: &IncastResult) -> AckPolicyRow {
+    /// `incast` is `x`'s incast row.
+    pub fn of(policy: AckPolicy, incast: IncastRow, x: &IncastResult) -> AckPolicyRow {
         AckPolicyRow {
-            protocol: x.protocol,
             policy,
-            buffer_pkts: x.buffer_pkts,
             sizes: x.params.sizes,
-            median_slowdown: x.median_slowdown,
-            p90_slowdown: x.p90_slowdown,
-            median_arrived_slowdown: x.median_arrived_slowdown,
-            p90_arrived_slowdown: x.p90_arrived_slowdown,
+            incast,
             delivered: x.messages.iter().filter(|m| m.completion_ns.is_some()).count(),
             messages: x.messages.len(),
             abandoned: x.messages.iter().filter(|m| m.abandoned).count(),
             dropped: x.bottleneck.dropped,
             slowest_acked_us: x.messages.iter().filter(|m| !m.abandoned).filter_map(|m| m.acked_ns).map(|ns| ns / 1000.0).reduce(f64::max),
-            wall_s: x.wall_s,
         }
     }
 }
@@ -128,21 +119,21 @@ pub fn ack_policy_table(runs: &[AckPolicyRow]) -> String {
         let _ = writeln!(
             t,
             "| {} | {} | {} pkts | {}..{} | {} | {} | {} | {} | {} / {} | {} | {} | {} | {:.1} |",
-            r.protocol,
+            r.incast.protocol,
             r.policy,
-            r.buffer_pkts,
+            r.incast.buffer_pkts,
             r.sizes.0,
             r.sizes.1,
-            fmt_opt(r.median_slowdown, 2),
-            fmt_opt(r.p90_slowdown, 2),
-            fmt_opt(r.median_arrived_slowdown, 2),
-            fmt_opt(r.p90_arrived_slowdown, 2),
+            fmt_opt(r.incast.median_slowdown, 2),
+            fmt_opt(r.incast.p90_slowdown, 2),
+            fmt_opt(r.incast.median_arrived_slowdown, 2),
+            fmt_opt(r.incast.p90_arrived_slowdown, 2),
             r.delivered,
             r.messages,
             r.abandoned,
             r.dropped,
             fmt_opt(r.slowest_acked_us, 1),
-            r.wall_s
+            r.incast.wall_s
         );
     }
     t

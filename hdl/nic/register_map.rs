@@ -130,6 +130,12 @@ impl AckPolicy {
         }
     }
 
+    /// Whether a new packet that gets no GRANT and completes nothing is ACKed (Homa-Tr's
+    /// `Model` is its `Prototype`). The Homa ingress computes the same in hardware.
+    pub fn acks_new_packets(self, protocol: crate::presets::Protocol) -> bool {
+        self != AckPolicy::Model || protocol == crate::presets::Protocol::HomaTr
+    }
+
     /// The name `--set ack_policy=NAME` takes.
     pub fn name(self) -> &'static str {
         match self {

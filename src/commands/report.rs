@@ -385,13 +385,13 @@ fn ack_policy_runs(r: &ReportRequest) -> Result<AckPolicies, String> {
                 params.sizes = sizes.unwrap_or(params.sizes);
                 params.sets.push((4 * CFG_ACK_POLICY as u64, policy.value()));
                 let (res, _) = incast_run(&params, false)?;
-                let row = AckPolicyRow::of(policy, &res);
+                let row = AckPolicyRow::of(policy, incast_row(&res), &res);
                 eprintln!(
                     "{protocol} {policy} {buffer} pkts: median {} p90 {}, {} abandoned, wall {:.1} s",
-                    fmt_opt(row.median_slowdown, 2),
-                    fmt_opt(row.p90_slowdown, 2),
+                    fmt_opt(row.incast.median_slowdown, 2),
+                    fmt_opt(row.incast.p90_slowdown, 2),
                     row.abandoned,
-                    row.wall_s
+                    row.incast.wall_s
                 );
                 out.setup.get_or_insert(params);
                 out.runs.push(row);

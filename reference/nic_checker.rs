@@ -875,7 +875,7 @@ pub fn check(trace: &NicTrace) -> CheckReport {
             _ => {
                 let low = if trace.ack_policy == AckPolicy::PrototypeDuplicateAcks {
                     ok
-                } else if trace.ack_policy.acks_new_packets(protocol) {
+                } else if trace.ack_policy.acks_new_packets(protocol == Protocol::HomaTr) {
                     // Not `forwarded_count`: it also counts payloads of wrong-length frames
                     // forwarded before their last beat, which get no reply.
                     ok.saturating_sub(s("duplicate_data_count"))

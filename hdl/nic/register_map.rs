@@ -130,10 +130,10 @@ impl AckPolicy {
         }
     }
 
-    /// Whether a new packet that gets no GRANT and completes nothing is ACKed (Homa-Tr's
-    /// `Model` is its `Prototype`). The Homa ingress computes the same in hardware.
-    pub fn acks_new_packets(self, protocol: crate::presets::Protocol) -> bool {
-        self != AckPolicy::Model || protocol == crate::presets::Protocol::HomaTr
+    /// Whether a new packet that gets no GRANT and completes nothing is ACKed; `trimming` is
+    /// Homa-Tr, whose `Model` is its `Prototype`. The Homa ingress computes the same in hardware.
+    pub fn acks_new_packets(self, trimming: bool) -> bool {
+        self != AckPolicy::Model || trimming
     }
 
     /// The name `--set ack_policy=NAME` takes.

@@ -64,7 +64,7 @@ fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message(config
 
 /// At-most-once delivery over the whole horizon at the highest completion rate (one one-packet
 /// message every 9 cycles for 17/16 of the horizon): copies of messages delivered up to the
-/// horizon ago are answered and not delivered; a copy older than the set's memory is delivered
+/// horizon ago are not delivered (NDP answers them; Homa's default policy drops them silently); a copy older than the set's memory is delivered
 /// again (the stated limit). The 16-entry table this replaced forgot a message after 16 others.
 fn copies_within_the_horizon_are_never_delivered_twice_at_the_highest_completion_rate(config: &str) {
     let r = at_most_once_over_the_horizon(&nic_preset(config)).unwrap();

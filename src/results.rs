@@ -450,6 +450,7 @@ pub fn dumbbell_table(event: DumbbellEvent, runs: &[BoltDumbbellRun]) -> String 
             ("t_c µs", |r| format!("{:.1}", r.t_e_us)),
             ramp,
             ("idle after t_c, ns (one frame)", |r| format!("{:.0} ({:.0})", r.idle_ns, r.frame_ns)),
+            ("completing flow's longest run in its last RTT, frames", |r| r.leaving_run_frames.to_string()),
             ("remaining cwnd at t_c → +20 µs, B", |r| format!("{:.0} → {:.0}", r.cwnd_at_event, r.cwnd_after_20us)),
             ("queue max pkts", |r| r.queue_max_packets.to_string()),
             faults,

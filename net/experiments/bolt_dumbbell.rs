@@ -15,6 +15,16 @@
 //! | completion (Fig. 4.11) | flow i of (i + 1) × `flowEndTime` (2 ms), both from 0 | the same from `unit_us` |
 //! | reroute (Fig. 4.12) | the completion setup; the thesis' figures come from runs with PRU off (4.12a) and PRU and SM off (4.12b); the code can also take flow 1's host link down at `flowEndTime` | both: [`DumbbellEvent::Reroute`] stops flow 1 at `unit_us` without a LAST flag ([`BoltSender::stop_flow_at`]) |
 //!
+//! **The idle gap after a completion.** In the shared phase the two flows' frames leave the
+//! bottleneck interleaved in runs (several frames of one flow back to back), set by each
+//! flow's ACK clock. One RTT after the completing flow's last window, each of its runs is a
+//! hole. PRU's tokens come with that window's LAST frames and go to the staying flow's next
+//! INC frames, which pass the bottleneck after the run that made them; the extra frames they
+//! earn arrive one RTT later, right after the hole, not in it. Bolt holds the queue at
+//! CC_THRESH (two frames), so nothing queued covers the hole: the bottleneck idles for about
+//! the completing flow's longest run (`leaving_run_frames`), and a frame or less only when
+//! that run is one frame.
+//!
 //! **The event's time** t_e: an arrival's is when the new flow's first frame reaches the left
 //! switch (its start, one host-link frame time and one link delay later); a completion's or a
 //! reroute's is when the leaving flow's last frame reaches its receiver. Both receivers sit one
@@ -177,6 +187,11 @@ pub struct BoltDumbbellRun {
     /// The longest idle gap on the bottleneck in the 20 µs after t_e, ns; and one frame's time.
     pub idle_ns: f64,
     pub frame_ns: f64,
+    /// The leaving flow's longest run of back-to-back frames at the bottleneck in the base RTT
+    /// before t_e (0 at an arrival): one RTT later that run is a hole the staying flow's ACK
+    /// clock cannot fill (see the module's rustdoc).
+    #[serde(default)]
+    pub leaving_run_frames: u32,
     /// The staying flow's window at t_e and 20 µs later, bytes.
     pub cwnd_at_event: f64,
     pub cwnd_after_20us: f64,
@@ -320,6 +335,23 @@ pub fn run_bolt_dumbbell(p: &BoltDumbbellParams, progress: &mut dyn FnMut(f64)) 
         receivers.iter().flat_map(|r| r.arrivals.iter().copied()).filter(|a| a.0 >= t_e - frame_ns && a.0 <= t_e + 20_000.0).collect();
     both.sort_by(|a, b| a.0.total_cmp(&b.0));
     let idle_ns = both.windows(2).map(|w| w[1].0 - w[0].0 - (w[1].1 as f64 + ETH_BYTES) * 8.0 / p.core_gbps).fold(0.0, f64::max);
+    let leaving_run_frames = match leaving {
+        None => 0,
+        Some(_) => {
+            let leaves = 1 - stays;
+            let mut last_rtt: Vec<(f64, usize)> = (0..2)
+                .flat_map(|f| receivers[f].arrivals.iter().map(move |a| (a.0, f)))
+                .filter(|a| a.0 > t_e - rtt && a.0 <= t_e)
+                .collect();
+            last_rtt.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let (mut run, mut longest) = (0, 0);
+            for a in last_rtt {
+                run = if a.1 == leaves { run + 1 } else { 0 };
+                longest = longest.max(run);
+            }
+            longest
+        }
+    };
     let core_port = net.switches[0].ports.len() - 1;
     let port = &net.switches[0].ports[core_port];
     let queue_ns: Vec<(f64, f64)> = port.occupancy.iter().map(|(t, _, b)| (net.tick_ns(*t), *b as f64)).collect();
@@ -352,6 +384,7 @@ pub fn run_bolt_dumbbell(p: &BoltDumbbellParams, progress: &mut dyn FnMut(f64)) 
         ramp_rtt_us: ramp(rtt),
         idle_ns,
         frame_ns,
+        leaving_run_frames,
         cwnd_at_event: cwnd_at(t_e),
         cwnd_after_20us: cwnd_at(t_e + 20_000.0),
         growth_payloads_per_rtt,

@@ -4,6 +4,10 @@
 //! gives every module's cells and the totals of each first-level block are summed from it; the
 //! netlist is then flattened and written as JSON, and [`logic_depth`] walks it.
 //!
+//! [`Hierarchy::Flattened`] flattens before synthesis instead, as Vivado does by default: constant
+//! inputs, unread outputs and logic duplicated across block boundaries are then optimised
+//! away, so the whole NIC's figures are what a flattening tool sees (no per-block split).
+//!
 //! **How depth is counted** (levels between a start point — a flip-flop, shift register,
 //! block/ultra RAM, a registered DSP or a top input — and an end point — any non-clock input of
 //! those, or a top output):
@@ -38,6 +42,26 @@ pub const NS_PER_LEVEL: f64 = 0.28;
 /// Deepest paths reported: the deepest path into each of this many end registers.
 pub const PATHS_REPORTED: usize = 10;
 
+/// Whether synthesis keeps the module hierarchy or flattens it first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Hierarchy {
+    /// Each module on its own (resources per block; nothing optimised across a block's ports).
+    #[default]
+    Kept,
+    /// Flattened before synthesis (`synth_xilinx -flatten`), as Vivado does by default.
+    Flattened,
+}
+
+impl Hierarchy {
+    /// How the flow is described in reports.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Hierarchy::Kept => "yosys synth_xilinx -family xcup (without share), hierarchy kept for resources, flattened for depth",
+            Hierarchy::Flattened => "yosys synth_xilinx -family xcup -flatten (without share): flattened before synthesis, as Vivado does",
+        }
+    }
+}
+
 /// The project's Yosys flow for `top` in `file`: `synth_xilinx -family xcup` with the steps
 /// between `coarse` and `map_memory` spelled out minus the SAT-based `share` pass, no I/O
 /// buffers and no clock buffer (an out-of-context block), hierarchy kept.
@@ -47,11 +71,20 @@ pub const PATHS_REPORTED: usize = 10;
 /// cost LUTs, never correctness, and every block goes through the same flow so counts are
 /// comparable.
 pub fn xcup_flow(file: &Path, top: &str) -> String {
+    xcup_flow_with(file, top, Hierarchy::Kept)
+}
+
+/// [`xcup_flow`] with the hierarchy kept or flattened.
+pub fn xcup_flow_with(file: &Path, top: &str, hierarchy: Hierarchy) -> String {
+    let flatten = match hierarchy {
+        Hierarchy::Kept => "",
+        Hierarchy::Flattened => " -flatten",
+    };
     format!(
         "read_verilog {file}; \
-         synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run begin:coarse; \
+         synth_xilinx -family xcup -noiopad -noclkbuf{flatten} -top {top} -run begin:coarse; \
          techmap -map +/cmp2lut.v -map +/cmp2lcu.v -D LUT_WIDTH=6; alumacc; opt; memory -nomap; opt_clean; \
-         synth_xilinx -family xcup -noiopad -noclkbuf -top {top} -run map_memory:",
+         synth_xilinx -family xcup -noiopad -noclkbuf{flatten} -top {top} -run map_memory:",
         file = file.display(),
     )
 }
@@ -549,6 +582,7 @@ pub fn logic_depth(netlist: &Value, top: &str) -> Result<Depth, String> {
 pub struct SynthReport {
     pub file: PathBuf,
     pub top: String,
+    pub hierarchy: Hierarchy,
     /// The top with everything under it.
     pub total: Resources,
     /// Cells in the top module itself, outside any block.
@@ -563,7 +597,7 @@ impl SynthReport {
         json!({
             "file": self.file.display().to_string(),
             "top": self.top,
-            "flow": "yosys synth_xilinx -family xcup (without share), hierarchy kept for resources, flattened for depth",
+            "flow": self.hierarchy.describe(),
             "resources": self.total.to_json(),
             "top_own_resources": self.top_own.to_json(),
             "blocks": self.blocks.iter().map(|b| json!({
@@ -596,7 +630,11 @@ impl SynthReport {
                 n, r.lut, r.ff, r.lutram_luts, r.srl, r.bram36, r.bram18, r.uram, r.dsp, r.carry, r.muxf
             )
         };
-        s += &format!("{} ({}), Yosys synth_xilinx -family xcup, {:.0} s\n", self.top, self.file.display(), self.yosys_seconds);
+        let flow = match self.hierarchy {
+            Hierarchy::Kept => "Yosys synth_xilinx -family xcup",
+            Hierarchy::Flattened => "Yosys synth_xilinx -family xcup -flatten",
+        };
+        s += &format!("{} ({}), {flow}, {:.0} s\n", self.top, self.file.display(), self.yosys_seconds);
         s += &head;
         s += &row(&format!("{} (total)", self.top), &self.total);
         for b in &self.blocks {
@@ -627,17 +665,17 @@ impl SynthReport {
 /// Synthesises `top` in `file` (which may be a submodule of the file's top) with the project's
 /// flow and reports resources and logic depth. `outputs` receives Yosys' outputs (`stat.json`,
 /// the flattened netlist `flat.json`, `yosys.log`, and `seconds.txt`, its wall time).
-pub fn synthesise(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, String> {
-    run_yosys(file, top, outputs)?;
-    analyse(file, top, outputs)
+pub fn synthesise(file: &Path, top: &str, outputs: &Path, hierarchy: Hierarchy) -> Result<SynthReport, String> {
+    run_yosys(file, top, outputs, hierarchy)?;
+    analyse(file, top, outputs, hierarchy)
 }
 
 /// Runs the flow, writing its outputs into `outputs`.
-pub fn run_yosys(file: &Path, top: &str, outputs: &Path) -> Result<(), String> {
+pub fn run_yosys(file: &Path, top: &str, outputs: &Path, hierarchy: Hierarchy) -> Result<(), String> {
     std::fs::create_dir_all(outputs).map_err(|e| format!("{}: {e}", outputs.display()))?;
     let script = format!(
         "{}; tee -q -o {} stat -json; flatten; opt_clean; write_json {}",
-        xcup_flow(file, top),
+        xcup_flow_with(file, top, hierarchy),
         outputs.join("stat.json").display(),
         outputs.join("flat.json").display()
     );
@@ -659,8 +697,8 @@ pub fn run_yosys(file: &Path, top: &str, outputs: &Path) -> Result<(), String> {
     std::fs::write(&seconds, format!("{:.1}\n", started.elapsed().as_secs_f64())).map_err(|e| format!("{}: {e}", seconds.display()))
 }
 
-/// Resources and depth from the outputs of [`run_yosys`] in `outputs`.
-pub fn analyse(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, String> {
+/// Resources and depth from the outputs of [`run_yosys`] in `outputs` (run with `hierarchy`).
+pub fn analyse(file: &Path, top: &str, outputs: &Path, hierarchy: Hierarchy) -> Result<SynthReport, String> {
     let read = |name: &str| -> Result<String, String> {
         let p = outputs.join(name);
         std::fs::read_to_string(&p).map_err(|e| format!("{}: {e}", p.display()))
@@ -669,7 +707,7 @@ pub fn analyse(file: &Path, top: &str, outputs: &Path) -> Result<SynthReport, St
     let (total, top_own, blocks) = hierarchy_resources(&stat_json(&read("stat.json")?)?, top)?;
     let depth = logic_depth(&json("flat.json")?, top)?;
     let yosys_seconds = read("seconds.txt").ok().and_then(|t| t.trim().parse().ok()).unwrap_or(f64::NAN);
-    Ok(SynthReport { file: file.to_path_buf(), top: top.to_string(), total, top_own, blocks, depth, yosys_seconds })
+    Ok(SynthReport { file: file.to_path_buf(), top: top.to_string(), hierarchy, total, top_own, blocks, depth, yosys_seconds })
 }
 
 /// Parses `stat -json`. Yosys 0.23 writes the text of the design hierarchy into its "design"

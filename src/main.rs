@@ -17,6 +17,7 @@ use commands::incast::*;
 use commands::nic::*;
 use commands::pl2::{pl2_incast_cmd, pl2_outcast_cmd, pl2_rpc_cmd, Pl2IncastArgs, Pl2OutcastArgs, Pl2RpcArgs};
 use commands::report;
+use nanotransport_flow::synth::Hierarchy;
 use nanotransport_hdl::configs::{config_names, Protocol, CONFIGS, SWITCH_CONFIGS};
 use nanotransport_net::experiments::bolt_dumbbell::DumbbellEvent;
 use nanotransport_sim::scenarios::Direction;
@@ -80,6 +81,9 @@ enum Command {
         /// With --keep: analyse the outputs already kept there instead of running Yosys again
         #[arg(long, requires = "keep")]
         reanalyse: bool,
+        /// Flatten before synthesis, as Vivado does (optimises across blocks; no per-block split)
+        #[arg(long)]
+        flatten: bool,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
@@ -455,8 +459,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Gen { configs, out, fixtures, params } => gen(&configs, &out, fixtures, &params).map(|_| true),
         Command::Lint { configs, dir, no_synth } => lint_cmd(&configs, &dir, no_synth),
-        Command::Synth { config, block, dir, keep, reanalyse, json } => {
-            synth_cmd(&config, block.as_deref(), &dir, keep.as_deref(), reanalyse, json).map(|_| true)
+        Command::Synth { config, block, dir, keep, reanalyse, flatten, json } => {
+            let hierarchy = if flatten { Hierarchy::Flattened } else { Hierarchy::Kept };
+            synth_cmd(&config, block.as_deref(), &dir, keep.as_deref(), reanalyse, hierarchy, json).map(|_| true)
         }
         Command::Fpga { which: FpgaCommand::Ooc { config, clock_mhz, out, part, dir } } => {
             fpga_ooc_cmd(&config, clock_mhz, &out, &part, &dir).map(|_| true)

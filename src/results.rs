@@ -241,6 +241,22 @@ pub struct SynthRow {
     /// Table 3.2's LUTs and flip-flops for this message count (NDP prototype).
     pub paper_lut_ff: Option<(u64, u64)>,
     pub yosys_s: f64,
+    /// The same NIC flattened before synthesis, as Vivado does (None: not run).
+    #[serde(default)]
+    pub flattened: Option<FlatSynth>,
+}
+
+/// A whole NIC flattened before synthesis (`nanotransport synth --flatten`).
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct FlatSynth {
+    pub lut: u64,
+    pub ff: u64,
+    pub lutram_luts: u64,
+    pub bram36: u64,
+    pub bram18: u64,
+    pub depth_levels: u32,
+    pub fmax_mhz: Option<f64>,
+    pub yosys_s: f64,
 }
 
 /// `fuzz`: random traffic with link faults and back-pressure through a whole NIC, every output
@@ -860,6 +876,32 @@ pub fn render_page(r: &Results) -> String {
                 y.yosys_s
             );
         }
+        let flat: Vec<(&SynthRow, &FlatSynth)> = r.synthesis.iter().filter_map(|y| y.flattened.as_ref().map(|f| (y, f))).collect();
+        if !flat.is_empty() {
+            page.push_str("\nFlattened before synthesis (`nanotransport synth --flatten`: `synth_xilinx -flatten`, as Vivado does by default), so logic is optimised across block boundaries; the change from the per-module figures above in brackets.\n\n");
+            page.push_str("| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n");
+            let change = |flat: u64, kept: u64| format!("{:+.1} %", (flat as f64 / kept.max(1) as f64 - 1.0) * 100.0);
+            for (y, f) in flat {
+                let paper = |k: usize| y.paper_lut_ff.map_or(String::new(), |p| format!(", Table 3.2 {}", if k == 0 { p.0 } else { p.1 }));
+                let _ = writeln!(
+                    page,
+                    "| `{}` | {} ({}{}) | {} ({}{}) | {} | {} | {} | {} | {} | {:.0} |",
+                    y.config,
+                    f.lut,
+                    change(f.lut, y.lut),
+                    paper(0),
+                    f.ff,
+                    change(f.ff, y.ff),
+                    paper(1),
+                    f.lutram_luts,
+                    f.bram36,
+                    f.bram18,
+                    f.depth_levels,
+                    fmt_opt(f.fmax_mhz, 0),
+                    f.yosys_s
+                );
+            }
+        }
     }
 
     page.push_str("\n## Incast\n\n");
@@ -1113,7 +1155,18 @@ pub fn render_headline(r: &Results) -> String {
     }
     for y in r.synthesis.iter().filter(|y| y.paper_lut_ff.is_some()) {
         let (lut, ff) = y.paper_lut_ff.unwrap_or_default();
-        let _ = writeln!(s, "| `{}` LUT / FF (Yosys, per module) | {} / {} | {lut} / {ff} (Table 3.2) |", y.config, y.lut, y.ff);
+        match &y.flattened {
+            Some(f) => {
+                let _ = writeln!(
+                    s,
+                    "| `{}` LUT / FF (Yosys, per module; flattened) | {} / {}; {} / {} | {lut} / {ff} (Table 3.2) |",
+                    y.config, y.lut, y.ff, f.lut, f.ff
+                );
+            }
+            None => {
+                let _ = writeln!(s, "| `{}` LUT / FF (Yosys, per module) | {} / {} | {lut} / {ff} (Table 3.2) |", y.config, y.lut, y.ff);
+            }
+        }
     }
     let failed = r.lint.iter().filter(|l| !l.ok).count();
     let _ = writeln!(s, "| generated Verilog files lint-clean | {} of {} | |", r.lint.len() - failed, r.lint.len());

@@ -133,6 +133,7 @@ pub(crate) fn synth_cmd(
     dir: &Path,
     keep: Option<&Path>,
     reanalyse: bool,
+    hierarchy: nanotransport_flow::synth::Hierarchy,
     json: bool,
 ) -> Result<(), String> {
     use nanotransport_flow::synth;
@@ -141,11 +142,11 @@ pub(crate) fn synth_cmd(
     let mut reports = Vec::new();
     for t in &targets {
         let r = match keep {
-            Some(k) if reanalyse => synth::analyse(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
-            Some(k) => synth::synthesise(&t.file, &t.top, &k.join(t.top.replace('$', "_"))),
+            Some(k) if reanalyse => synth::analyse(&t.file, &t.top, &k.join(t.top.replace('$', "_")), hierarchy),
+            Some(k) => synth::synthesise(&t.file, &t.top, &k.join(t.top.replace('$', "_")), hierarchy),
             None => {
                 let scratch = synth::scratch_dir(&t.top);
-                let r = synth::synthesise(&t.file, &t.top, &scratch);
+                let r = synth::synthesise(&t.file, &t.top, &scratch, hierarchy);
                 let _ = std::fs::remove_dir_all(&scratch);
                 r
             }

@@ -24,8 +24,8 @@ use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, AckPolicies, AckPolicyRow, BoltDumbbellSection, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow,
-    Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+    self, AckPolicies, AckPolicyRow, BoltDumbbellSection, BoltResults, FlatSynth, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow,
+    LintRow, Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
@@ -330,45 +330,66 @@ const SYNTH_CONFIGS: [&str; 4] = ["ndp-16", "ndp-128", "homa-128", "homa-tr-128"
 /// flip-flops).
 const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_941)];
 
-/// [`SYNTH_CONFIGS`] that were generated, synthesised two at a time (Yosys runs on one core).
+/// [`SYNTH_CONFIGS`] that were generated, each with its hierarchy kept and flattened,
+/// synthesised two at a time (Yosys runs on one core).
 fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Result<Vec<SynthRow>, String> {
-    use nanotransport_flow::synth;
+    use nanotransport_flow::synth::{self, Hierarchy};
     let configs: Vec<&str> = SYNTH_CONFIGS.iter().copied().filter(|c| generated.iter().any(|g| g.0 == *c)).collect();
-    let one = |config: &str| -> Result<SynthRow, String> {
+    let one = |(config, hierarchy): (&str, Hierarchy)| -> Result<synth::SynthReport, String> {
         let top = format!("nt_{}_nic", config.replace('-', "_"));
         let scratch = synth::scratch_dir(&top);
-        let report = synth::synthesise(&verilog.join(config).join(format!("{top}.v")), &top, &scratch);
+        let report = synth::synthesise(&verilog.join(config).join(format!("{top}.v")), &top, &scratch, hierarchy);
         let _ = std::fs::remove_dir_all(&scratch);
         let report = report?;
-        let messages = nanotransport_hdl::configs::find_config(config).map(|c| c.messages).unwrap_or(0);
-        let paper = TABLE_3_2.iter().find(|t| t.0 == messages && config.starts_with("ndp")).map(|t| (t.1, t.2));
         eprintln!(
-            "{config}: {} LUT, {} FF, {} levels ({:.0} s)",
+            "{config} ({hierarchy:?}): {} LUT, {} FF, {} levels ({:.0} s)",
             report.total.lut, report.total.ff, report.depth.levels, report.yosys_seconds
         );
-        Ok(SynthRow {
-            config: config.into(),
-            lut: report.total.lut,
-            ff: report.total.ff,
-            lutram_luts: report.total.lutram_luts,
-            bram36: report.total.bram36,
-            bram18: report.total.bram18,
-            depth_levels: report.depth.levels,
-            fmax_mhz: report.depth.fmax_mhz(),
-            paper_lut_ff: paper,
-            yosys_s: report.yosys_seconds,
-        })
+        Ok(report)
     };
-    let mut rows = Vec::new();
-    for pair in configs.chunks(2) {
-        let results: Vec<Result<SynthRow, String>> = std::thread::scope(|s| {
-            let handles: Vec<_> = pair.iter().map(|c| s.spawn(move || one(c))).collect();
+    let jobs: Vec<(&str, Hierarchy)> =
+        [Hierarchy::Kept, Hierarchy::Flattened].iter().flat_map(|h| configs.iter().map(move |c| (*c, *h))).collect();
+    let mut reports = Vec::new();
+    for pair in jobs.chunks(2) {
+        let results: Vec<Result<synth::SynthReport, String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = pair.iter().map(|job| s.spawn(move || one(*job))).collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|_| Err("synthesis thread panicked".into()))).collect()
         });
-        for r in results {
-            rows.push(r?);
+        for (job, r) in pair.iter().zip(results) {
+            reports.push((job.0, job.1, r?));
         }
     }
+    let rows = configs
+        .iter()
+        .filter_map(|config| {
+            let of = |h: Hierarchy| reports.iter().find(|r| r.0 == *config && r.1 == h).map(|r| &r.2);
+            let kept = of(Hierarchy::Kept)?;
+            let messages = nanotransport_hdl::configs::find_config(config).map(|c| c.messages).unwrap_or(0);
+            let paper = TABLE_3_2.iter().find(|t| t.0 == messages && config.starts_with("ndp")).map(|t| (t.1, t.2));
+            Some(SynthRow {
+                config: config.to_string(),
+                lut: kept.total.lut,
+                ff: kept.total.ff,
+                lutram_luts: kept.total.lutram_luts,
+                bram36: kept.total.bram36,
+                bram18: kept.total.bram18,
+                depth_levels: kept.depth.levels,
+                fmax_mhz: kept.depth.fmax_mhz(),
+                paper_lut_ff: paper,
+                yosys_s: kept.yosys_seconds,
+                flattened: of(Hierarchy::Flattened).map(|f| FlatSynth {
+                    lut: f.total.lut,
+                    ff: f.total.ff,
+                    lutram_luts: f.total.lutram_luts,
+                    bram36: f.total.bram36,
+                    bram18: f.total.bram18,
+                    depth_levels: f.depth.levels,
+                    fmax_mhz: f.depth.fmax_mhz(),
+                    yosys_s: f.yosys_seconds,
+                }),
+            })
+        })
+        .collect();
     Ok(rows)
 }
 

@@ -54,6 +54,17 @@ fn synth_reports_resources_per_block_and_depth_of_a_small_block() {
         assert_eq!(counted, p["levels"].as_u64().unwrap(), "{p}");
     }
     assert_eq!(d["loops"], 0);
+    // Flattened before synthesis: one whole, no block split, no flip-flop that the kept
+    // hierarchy does not have.
+    let flat = nanotransport(&["synth", "--config", "blocks-16", "--block", "arbiter", "--json", "--flatten"]);
+    assert!(flat.status.success(), "{}", String::from_utf8_lossy(&flat.stderr));
+    let f = &super::json_output(&flat)["reports"][0];
+    assert!(f["flow"].as_str().unwrap().contains("-flatten"), "{}", f["flow"]);
+    assert!(f["blocks"].as_array().unwrap().is_empty());
+    let (flat_lut, flat_ff) = (f["resources"]["lut"].as_u64().unwrap(), f["resources"]["ff"].as_u64().unwrap());
+    println!("arbiter flattened: {flat_lut} LUT, {flat_ff} FF (per module {} / {})", res["lut"], res["ff"]);
+    assert!(flat_lut > 0 && flat_ff > 0 && flat_ff <= res["ff"].as_u64().unwrap());
+    assert!(f["depth"]["levels"].as_u64().unwrap() > 0);
 }
 
 /// A cell of a hand-made flattened netlist.

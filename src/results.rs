@@ -230,6 +230,19 @@ pub struct SpeedRow {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SynthRow {
     pub config: String,
+    /// The hierarchy kept (per module, nothing optimised across a block's ports).
+    #[serde(flatten)]
+    pub per_module: NicResources,
+    /// Table 3.2's LUTs and flip-flops for this message count (NDP prototype).
+    pub paper_lut_ff: Option<(u64, u64)>,
+    /// The same NIC flattened before synthesis, as Vivado does (None: not run).
+    #[serde(default)]
+    pub flattened: Option<NicResources>,
+}
+
+/// One Yosys run's figures for a whole NIC.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct NicResources {
     pub lut: u64,
     pub ff: u64,
     pub lutram_luts: u64,
@@ -238,25 +251,23 @@ pub struct SynthRow {
     /// Logic levels of the deepest register-to-register path, and the planning rule's Fmax.
     pub depth_levels: u32,
     pub fmax_mhz: Option<f64>,
-    /// Table 3.2's LUTs and flip-flops for this message count (NDP prototype).
-    pub paper_lut_ff: Option<(u64, u64)>,
     pub yosys_s: f64,
-    /// The same NIC flattened before synthesis, as Vivado does (None: not run).
-    #[serde(default)]
-    pub flattened: Option<FlatSynth>,
 }
 
-/// A whole NIC flattened before synthesis (`nanotransport synth --flatten`).
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct FlatSynth {
-    pub lut: u64,
-    pub ff: u64,
-    pub lutram_luts: u64,
-    pub bram36: u64,
-    pub bram18: u64,
-    pub depth_levels: u32,
-    pub fmax_mhz: Option<f64>,
-    pub yosys_s: f64,
+impl NicResources {
+    /// The figures of a `synth` report.
+    pub fn of(report: &nanotransport_flow::synth::SynthReport) -> NicResources {
+        NicResources {
+            lut: report.total.lut,
+            ff: report.total.ff,
+            lutram_luts: report.total.lutram_luts,
+            bram36: report.total.bram36,
+            bram18: report.total.bram18,
+            depth_levels: report.depth.levels,
+            fmax_mhz: report.depth.fmax_mhz(),
+            yosys_s: report.yosys_seconds,
+        }
+    }
 }
 
 /// `fuzz`: random traffic with link faults and back-pressure through a whole NIC, every output
@@ -855,51 +866,37 @@ pub fn render_page(r: &Results) -> String {
         page.push_str("Not run in this report (`bash scripts/main.sh docs --synth` adds it; `nanotransport synth --config ndp-16` synthesises one NIC).\n");
     } else {
         page.push_str("Whole NICs through the project's Yosys flow (`synth_xilinx -family xcup`, per module, no cross-module optimisation: an upper bound of what Vivado, which flattens, reports); Table 3.2's NDP prototype in brackets. Depth: LUT levels of the deepest register-to-register path; Fmax by the planning rule of `flow/synth.rs`.\n\n");
-        page.push_str(
-            "| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n",
-        );
+        const HEAD: &str =
+            "| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n";
+        // One row; `lut_note` and `ff_note` follow the LUT and FF figures.
+        let row = |config: &str, n: &NicResources, lut_note: String, ff_note: String| {
+            format!(
+                "| `{config}` | {}{lut_note} | {}{ff_note} | {} | {} | {} | {} | {} | {:.0} |\n",
+                n.lut,
+                n.ff,
+                n.lutram_luts,
+                n.bram36,
+                n.bram18,
+                n.depth_levels,
+                fmt_opt(n.fmax_mhz, 0),
+                n.yosys_s
+            )
+        };
+        page.push_str(HEAD);
         for y in &r.synthesis {
             let paper = |k: usize| y.paper_lut_ff.map_or(String::new(), |p| format!(" ({})", if k == 0 { p.0 } else { p.1 }));
-            let _ = writeln!(
-                page,
-                "| `{}` | {}{} | {}{} | {} | {} | {} | {} | {} | {:.0} |",
-                y.config,
-                y.lut,
-                paper(0),
-                y.ff,
-                paper(1),
-                y.lutram_luts,
-                y.bram36,
-                y.bram18,
-                y.depth_levels,
-                fmt_opt(y.fmax_mhz, 0),
-                y.yosys_s
-            );
+            page.push_str(&row(&y.config, &y.per_module, paper(0), paper(1)));
         }
-        let flat: Vec<(&SynthRow, &FlatSynth)> = r.synthesis.iter().filter_map(|y| y.flattened.as_ref().map(|f| (y, f))).collect();
-        if !flat.is_empty() {
-            page.push_str("\nFlattened before synthesis (`nanotransport synth --flatten`: `synth_xilinx -flatten`, as Vivado does by default), so logic is optimised across block boundaries; the change from the per-module figures above in brackets.\n\n");
-            page.push_str("| config | LUT | FF | LUTRAM LUTs | BRAM36 | BRAM18 | depth | Fmax MHz | Yosys s |\n|---|---|---|---|---|---|---|---|---|\n");
-            let change = |flat: u64, kept: u64| format!("{:+.1} %", (flat as f64 / kept.max(1) as f64 - 1.0) * 100.0);
-            for (y, f) in flat {
-                let paper = |k: usize| y.paper_lut_ff.map_or(String::new(), |p| format!(", Table 3.2 {}", if k == 0 { p.0 } else { p.1 }));
-                let _ = writeln!(
-                    page,
-                    "| `{}` | {} ({}{}) | {} ({}{}) | {} | {} | {} | {} | {} | {:.0} |",
-                    y.config,
-                    f.lut,
-                    change(f.lut, y.lut),
-                    paper(0),
-                    f.ff,
-                    change(f.ff, y.ff),
-                    paper(1),
-                    f.lutram_luts,
-                    f.bram36,
-                    f.bram18,
-                    f.depth_levels,
-                    fmt_opt(f.fmax_mhz, 0),
-                    f.yosys_s
-                );
+        if r.synthesis.iter().any(|y| y.flattened.is_some()) {
+            page.push_str("\nFlattened before synthesis (`nanotransport synth --flatten`: `synth_xilinx -flatten`, as Vivado does by default), so logic is optimised across block boundaries; the change from the per-module figures above, and Table 3.2, in brackets.\n\n");
+            page.push_str(HEAD);
+            for y in &r.synthesis {
+                let Some(f) = &y.flattened else { continue };
+                let note = |flat: u64, kept: u64, k: usize| {
+                    let paper = y.paper_lut_ff.map_or(String::new(), |p| format!(", Table 3.2 {}", if k == 0 { p.0 } else { p.1 }));
+                    format!(" ({:+.1} %{paper})", (flat as f64 / kept.max(1) as f64 - 1.0) * 100.0)
+                };
+                page.push_str(&row(&y.config, f, note(f.lut, y.per_module.lut, 0), note(f.ff, y.per_module.ff, 1)));
             }
         }
     }
@@ -1155,16 +1152,17 @@ pub fn render_headline(r: &Results) -> String {
     }
     for y in r.synthesis.iter().filter(|y| y.paper_lut_ff.is_some()) {
         let (lut, ff) = y.paper_lut_ff.unwrap_or_default();
+        let k = &y.per_module;
         match &y.flattened {
             Some(f) => {
                 let _ = writeln!(
                     s,
                     "| `{}` LUT / FF (Yosys, per module; flattened) | {} / {}; {} / {} | {lut} / {ff} (Table 3.2) |",
-                    y.config, y.lut, y.ff, f.lut, f.ff
+                    y.config, k.lut, k.ff, f.lut, f.ff
                 );
             }
             None => {
-                let _ = writeln!(s, "| `{}` LUT / FF (Yosys, per module) | {} / {} | {lut} / {ff} (Table 3.2) |", y.config, y.lut, y.ff);
+                let _ = writeln!(s, "| `{}` LUT / FF (Yosys, per module) | {} / {} | {lut} / {ff} (Table 3.2) |", y.config, k.lut, k.ff);
             }
         }
     }

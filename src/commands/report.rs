@@ -24,8 +24,8 @@ use crate::commands::incast::{incast_row, incast_run, write_plots, IncastSetup};
 use crate::commands::pl2::{self, INCAST, OUTCAST};
 use crate::results::fmt_opt;
 use crate::results::{
-    self, AckPolicies, AckPolicyRow, BoltDumbbellSection, BoltResults, FlatSynth, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow,
-    LintRow, Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
+    self, AckPolicies, AckPolicyRow, BoltDumbbellSection, BoltResults, Flexplane, FuzzRow, GeneratedConfig, Incast, LatencyRow, LintRow,
+    NicResources, Pl2Results, Results, SpeedRow, SynthRow, ThroughputRow, Timings, Tools,
 };
 use nanotransport_flow::lint;
 use nanotransport_hdl::configs::Protocol;
@@ -368,25 +368,9 @@ fn synthesise_nics(verilog: &Path, generated: &[(String, usize, PathBuf)]) -> Re
             let paper = TABLE_3_2.iter().find(|t| t.0 == messages && config.starts_with("ndp")).map(|t| (t.1, t.2));
             Some(SynthRow {
                 config: config.to_string(),
-                lut: kept.total.lut,
-                ff: kept.total.ff,
-                lutram_luts: kept.total.lutram_luts,
-                bram36: kept.total.bram36,
-                bram18: kept.total.bram18,
-                depth_levels: kept.depth.levels,
-                fmax_mhz: kept.depth.fmax_mhz(),
+                per_module: NicResources::of(kept),
                 paper_lut_ff: paper,
-                yosys_s: kept.yosys_seconds,
-                flattened: of(Hierarchy::Flattened).map(|f| FlatSynth {
-                    lut: f.total.lut,
-                    ff: f.total.ff,
-                    lutram_luts: f.total.lutram_luts,
-                    bram36: f.total.bram36,
-                    bram18: f.total.bram18,
-                    depth_levels: f.depth.levels,
-                    fmax_mhz: f.depth.fmax_mhz(),
-                    yosys_s: f.yosys_seconds,
-                }),
+                flattened: of(Hierarchy::Flattened).map(NicResources::of),
             })
         })
         .collect();

@@ -43,16 +43,23 @@ pub const NS_PER_LEVEL: f64 = 0.28;
 pub const PATHS_REPORTED: usize = 10;
 
 /// Whether synthesis keeps the module hierarchy or flattens it first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Hierarchy {
     /// Each module on its own (resources per block; nothing optimised across a block's ports).
-    #[default]
     Kept,
     /// Flattened before synthesis (`synth_xilinx -flatten`), as Vivado does by default.
     Flattened,
 }
 
 impl Hierarchy {
+    /// The option `synth_xilinx` takes for it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Hierarchy::Kept => "",
+            Hierarchy::Flattened => " -flatten",
+        }
+    }
+
     /// How the flow is described in reports.
     pub fn describe(self) -> &'static str {
         match self {
@@ -76,10 +83,7 @@ pub fn xcup_flow(file: &Path, top: &str) -> String {
 
 /// [`xcup_flow`] with the hierarchy kept or flattened.
 pub fn xcup_flow_with(file: &Path, top: &str, hierarchy: Hierarchy) -> String {
-    let flatten = match hierarchy {
-        Hierarchy::Kept => "",
-        Hierarchy::Flattened => " -flatten",
-    };
+    let flatten = hierarchy.flag();
     format!(
         "read_verilog {file}; \
          synth_xilinx -family xcup -noiopad -noclkbuf{flatten} -top {top} -run begin:coarse; \
@@ -630,11 +634,8 @@ impl SynthReport {
                 n, r.lut, r.ff, r.lutram_luts, r.srl, r.bram36, r.bram18, r.uram, r.dsp, r.carry, r.muxf
             )
         };
-        let flow = match self.hierarchy {
-            Hierarchy::Kept => "Yosys synth_xilinx -family xcup",
-            Hierarchy::Flattened => "Yosys synth_xilinx -family xcup -flatten",
-        };
-        s += &format!("{} ({}), {flow}, {:.0} s\n", self.top, self.file.display(), self.yosys_seconds);
+        let flag = self.hierarchy.flag();
+        s += &format!("{} ({}), Yosys synth_xilinx -family xcup{flag}, {:.0} s\n", self.top, self.file.display(), self.yosys_seconds);
         s += &head;
         s += &row(&format!("{} (total)", self.top), &self.total);
         for b in &self.blocks {

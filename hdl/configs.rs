@@ -46,8 +46,14 @@
 //! per-message state itself is in RAMs.
 
 use crate::common::{
-    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot, ones_until::OnesUntil,
-    popcount::Popcount, skid_buffer::SkidBuffer,
+    bitmap_all_any::BitmapAllAny,
+    event_counter::{SaturatingCounter, WrappingCounter},
+    find_first_set::FindFirstSet,
+    free_list::FreeList,
+    one_hot::OneHot,
+    ones_until::OnesUntil,
+    popcount::Popcount,
+    skid_buffer::SkidBuffer,
 };
 use crate::generate::{verilog_of, GeneratedModule};
 use crate::nic::arbiter::Arbiter;
@@ -264,6 +270,9 @@ impl NicConfig {
         match self.messages {
             16 => {
                 blocks.push(("free_list", verilog_of(&mut FreeList::<16, 4>::default())));
+                // The status counter's two kinds, 4 bits wide so a lockstep run wraps and saturates.
+                blocks.push(("wrapping_counter", verilog_of(&mut WrappingCounter::<4>::default())));
+                blocks.push(("saturating_counter", verilog_of(&mut SaturatingCounter::<4>::default())));
                 blocks.push(("one_hot", verilog_of(&mut OneHot::<16, 4>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<16, 4, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::<16, 4, 4>::default())));

@@ -10,7 +10,7 @@
 //!
 //! | bundle | payload | from → to |
 //! |---|---|---|
-//! | [`PacketSource`] / [`PacketSink`] | a packet stream with the transmit metadata of Listing 3.2 | transmit path → egress stage → arbiter; packet generator → arbiter |
+//! | [`PacketSource`] / [`PacketSink`] | an AXI4-Stream of a given width with the transmit metadata of Listing 3.2 | transmit path → egress stage → arbiter; packet generator → arbiter |
 //! | [`CtrlPktEventSource`] / [`CtrlPktEventSink`] | CtrlPktEvent: a control packet to send | ingress program → packet generator |
 //! | [`CreditTxEventSource`] / [`CreditTxEventSink`] | CreditTxEvent: credit and retransmissions for a message | ingress program → transmit path → packetization |
 //! | [`DeliveredEventSource`] / [`DeliveredEventSink`] | DeliveredEvent: packets the receiver acknowledged | ingress program → transmit path → packetization |
@@ -46,12 +46,12 @@ macro_rules! member_dir {
 /// Defines a source/sink bundle pair from one member list.
 macro_rules! bundle {
     ($(#[$doc:meta])* $source:ident $source_name:literal, $sink:ident $sink_name:literal
-        $(<const $g:ident: usize>)? { $($(#[$mdoc:meta])* $dir:ident $member:ident: $ty:ty),* $(,)? }) => {
+        $(<$(const $g:ident: usize),+>)? { $($(#[$mdoc:meta])* $dir:ident $member:ident: $ty:ty),* $(,)? }) => {
         $(#[$doc])*
         /// Source side: the block that drives the payload.
         #[derive(LogicInterface, Default)]
         #[join = $sink_name]
-        pub struct $source $(<const $g: usize>)? {
+        pub struct $source $(<$(const $g: usize),+>)? {
             $($(#[$mdoc])* pub $member: Signal<member_dir!(source, $dir), $ty>,)*
         }
 
@@ -59,18 +59,19 @@ macro_rules! bundle {
         /// Sink side: the mirror of the source.
         #[derive(LogicInterface, Default)]
         #[join = $source_name]
-        pub struct $sink $(<const $g: usize>)? {
+        pub struct $sink $(<$(const $g: usize),+>)? {
             $($(#[$mdoc])* pub $member: Signal<member_dir!(sink, $dir), $ty>,)*
         }
     };
 }
 
 bundle! {
-    /// A packet stream, one 64-bit beat per cycle, with the transmit metadata of Listing 3.2
-    /// held for the whole packet.
-    PacketSource "PacketSource", PacketSink "PacketSink" {
-        fwd tdata: Bits<64>,
-        fwd tkeep: Bits<8>,
+    /// A packet stream: AXI4-Stream beats of `DW` bits (`KW` = `DW` / 8 byte enables, byte 0
+    /// in `tdata[7:0]`), one per cycle, with the transmit metadata of Listing 3.2 held for the
+    /// whole packet. The NIC's datapath is [`DATAPATH_BITS`] wide: [`NicPacketSource`].
+    PacketSource "PacketSource", PacketSink "PacketSink" <const DW: usize, const KW: usize> {
+        fwd tdata: Bits<DW>,
+        fwd tkeep: Bits<KW>,
         fwd tlast: Bit,
         fwd tvalid: Bit,
         back tready: Bit,
@@ -88,6 +89,13 @@ bundle! {
         fwd is_rtx: Bit,
     }
 }
+
+/// The width of the NIC's packet streams in bits (the thesis' 64-bit MAC side).
+pub const DATAPATH_BITS: usize = 64;
+/// A packet stream of the NIC's datapath width.
+pub type NicPacketSource = PacketSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
+/// The sink side of [`NicPacketSource`].
+pub type NicPacketSink = PacketSink<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 
 bundle! {
     /// CtrlPktEvent: one control packet for the packet generator to send (thesis §3.2.4).

@@ -37,6 +37,7 @@
 //! Reset (one cycle with `reset` high) refills the list: the init sequence is that single cycle;
 //! every ID is free from the first cycle after reset.
 
+use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::Blank;
@@ -58,7 +59,7 @@ pub struct FreeList<const N: usize, const IW: usize> {
     in_use: DFF<Bits<N>>,
     /// The ID taken in the previous cycle (one-hot, zero when none), not yet in `in_use`.
     pending: DFF<Bits<N>>,
-    double_frees: DFF<Bits<16>>,
+    double_frees: SaturatingCounter<16>,
     lowest_free: FindFirstSet<N, IW>,
     freed: OneHot<N, IW>,
     /// The IDs held now: `in_use` and the pending one.
@@ -76,14 +77,17 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
 impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_use, pending, double_frees);
+        dff_setup!(self, clock, in_use, pending);
+        clock!(self, clock, double_frees);
+        self.double_frees.reset.next = self.reset.val();
+        self.double_frees.increment.next = false;
         self.occupied.next = self.in_use.q.val() | self.pending.q.val();
         self.lowest_free.bitmap.next = !self.occupied.val();
         self.alloc_valid.next = self.lowest_free.found.val();
         self.alloc_id.next = self.lowest_free.index.val();
         self.empty.next = !self.lowest_free.found.val();
         self.full.next = !self.occupied.val().any();
-        self.double_free_count.next = self.double_frees.q.val();
+        self.double_free_count.next = self.double_frees.count.val();
 
         // An allocation is registered as pending; the pending one joins `in_use`, then a free
         // clears its bit.
@@ -98,13 +102,12 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
         self.freed.index.next = self.free_id.val();
         self.freed.enable.next = self.freeing_ok.val();
         self.in_use.d.next = self.occupied.val() & (!self.freed.onehot.val());
-        if (self.free_valid.val() & (!self.freeing_ok.val())) & (self.double_frees.q.val() != 0xFFFF) {
-            self.double_frees.d.next = self.double_frees.q.val() + 1;
+        if self.free_valid.val() & (!self.freeing_ok.val()) {
+            self.double_frees.increment.next = true;
         }
         if self.reset.val() {
             self.in_use.d.next = 0.into();
             self.pending.d.next = 0.into();
-            self.double_frees.d.next = 0.into();
         }
     }
 }

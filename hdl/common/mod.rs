@@ -1,7 +1,9 @@
-//! Blocks shared by every part of the NIC: bitmap operations, the ID free list, stream stages.
+//! Blocks shared by every part of the NIC: bitmap operations, the ID free list, stream stages,
+//! the status counter.
 
 pub mod bitmap_all_any;
 pub mod bundles;
+pub mod event_counter;
 pub mod find_first_set;
 pub mod free_list;
 pub mod key_hash;

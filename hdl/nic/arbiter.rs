@@ -32,7 +32,8 @@
 //! # Reset
 //! One cycle of `reset`: no packet in flight, count zero, counters zero.
 
-use crate::common::bundles::{PacketSink, PacketSource};
+use crate::common::bundles::{NicPacketSink, NicPacketSource};
+use crate::common::event_counter::SaturatingCounter;
 use rust_hdl::prelude::*;
 
 /// Control/data arbiter with a bounded control burst.
@@ -43,9 +44,9 @@ pub struct Arbiter {
     pub ctrl_burst_limit: Signal<In, Bits<8>>,
     pub ctrl_packet_count: Signal<Out, Bits<16>>,
     pub data_packet_count: Signal<Out, Bits<16>>,
-    pub s_axis_ctrl: PacketSink,
-    pub s_axis_data: PacketSink,
-    pub m_axis: PacketSource,
+    pub s_axis_ctrl: NicPacketSink,
+    pub s_axis_data: NicPacketSink,
+    pub m_axis: NicPacketSource,
     in_packet: DFF<Bit>,
     from_data: DFF<Bit>,
     ctrl_run: DFF<Bits<8>>,
@@ -53,8 +54,8 @@ pub struct Arbiter {
     /// cycle), so the grant is not a comparison deep.
     burst_used: DFF<Bit>,
     ctrl_run_next: Signal<Local, Bits<8>>,
-    cnt_ctrl: DFF<Bits<16>>,
-    cnt_data: DFF<Bits<16>>,
+    cnt_ctrl: SaturatingCounter<16>,
+    cnt_data: SaturatingCounter<16>,
     limit: Signal<Local, Bits<8>>,
     pick_data: Signal<Local, Bit>,
     use_data: Signal<Local, Bit>,
@@ -64,7 +65,12 @@ pub struct Arbiter {
 impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_packet, from_data, ctrl_run, burst_used, cnt_ctrl, cnt_data);
+        dff_setup!(self, clock, in_packet, from_data, ctrl_run, burst_used);
+        clock!(self, clock, cnt_ctrl, cnt_data);
+        self.cnt_ctrl.reset.next = self.reset.val();
+        self.cnt_ctrl.increment.next = false;
+        self.cnt_data.reset.next = self.reset.val();
+        self.cnt_data.increment.next = false;
         self.limit.next = self.ctrl_burst_limit.val();
         if self.ctrl_burst_limit.val() == 0 {
             self.limit.next = 1.into();
@@ -119,16 +125,12 @@ impl Logic for Arbiter {
             self.from_data.d.next = self.use_data.val();
             if self.use_data.val() {
                 self.ctrl_run_next.next = 0.into();
-                if self.cnt_data.q.val() != 0xFFFF {
-                    self.cnt_data.d.next = self.cnt_data.q.val() + 1;
-                }
+                self.cnt_data.increment.next = true;
             } else {
                 if self.ctrl_run.q.val() != 0xFF {
                     self.ctrl_run_next.next = self.ctrl_run.q.val() + 1;
                 }
-                if self.cnt_ctrl.q.val() != 0xFFFF {
-                    self.cnt_ctrl.d.next = self.cnt_ctrl.q.val() + 1;
-                }
+                self.cnt_ctrl.increment.next = true;
             }
         }
         self.ctrl_run.d.next = self.ctrl_run_next.val();
@@ -136,14 +138,12 @@ impl Logic for Arbiter {
         if self.beat.val() & self.m_axis.tlast.val() {
             self.in_packet.d.next = false;
         }
-        self.ctrl_packet_count.next = self.cnt_ctrl.q.val();
-        self.data_packet_count.next = self.cnt_data.q.val();
+        self.ctrl_packet_count.next = self.cnt_ctrl.count.val();
+        self.data_packet_count.next = self.cnt_data.count.val();
         if self.reset.val() {
             self.in_packet.d.next = false;
             self.ctrl_run.d.next = 0.into();
             self.burst_used.d.next = false;
-            self.cnt_ctrl.d.next = 0.into();
-            self.cnt_data.d.next = 0.into();
         }
     }
 }

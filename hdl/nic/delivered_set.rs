@@ -60,6 +60,7 @@
 //! # Latency and throughput
 //! Lookup: 1 cycle, one per cycle. Insert: 2 cycles (one more per epoch it waits when full).
 
+use crate::common::event_counter::WrappingCounter;
 use crate::common::key_hash::KeyHash;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -155,7 +156,7 @@ pub struct DeliveredSet<const SB: usize> {
     scrub_ptr: DFF<Bits<SB>>,
     /// Cycles since the scrubber last read (saturating at 3).
     since_scrub: DFF<Bits<2>>,
-    c_full_wait: DFF<Bits<32>>,
+    c_full_wait: WrappingCounter<32>,
     // Temporaries.
     tick: Signal<Local, Bit>,
     is_ready: Signal<Local, Bit>,
@@ -256,16 +257,18 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             scrub_decide,
             scrub_bucket,
             scrub_ptr,
-            since_scrub,
-            c_full_wait
+            since_scrub
         );
+        clock!(self, clock, c_full_wait);
+        self.c_full_wait.reset.next = self.reset.val();
+        self.c_full_wait.increment.next = false;
         for i in 0..8 {
             self.way0[i].read_clock.next = self.clock.val();
             self.way0[i].write_clock.next = self.clock.val();
             self.way1[i].read_clock.next = self.clock.val();
             self.way1[i].write_clock.next = self.clock.val();
         }
-        self.full_wait_count.next = self.c_full_wait.q.val();
+        self.full_wait_count.next = self.c_full_wait.count.val();
 
         // Epochs of E cycles; `tick` is the last cycle of an epoch.
         self.tick.next = self.epoch_cycle.q.val() == self.epoch_length_minus_one.val();
@@ -427,7 +430,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             self.ins_wait.d.next = true;
             // Counted once per insert: its first decision, not the re-reads.
             if !self.ins_retry.q.val() {
-                self.c_full_wait.d.next = self.c_full_wait.q.val() + 1;
+                self.c_full_wait.increment.next = true;
             }
         }
 
@@ -450,7 +453,6 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             self.scrub_decide.d.next = false;
             self.scrub_ptr.d.next = 0.into();
             self.since_scrub.d.next = 0.into();
-            self.c_full_wait.d.next = 0.into();
         }
     }
 }

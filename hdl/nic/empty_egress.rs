@@ -10,7 +10,7 @@
 //! # Latency and throughput
 //! 0 cycles; one beat per cycle. No state.
 
-use crate::common::bundles::{PacketSink, PacketSource, PriorityWriteSink};
+use crate::common::bundles::{NicPacketSink, NicPacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
 use rust_hdl::prelude::*;
 
@@ -22,8 +22,8 @@ pub struct EmptyEgress<const N: usize, const IW: usize> {
     pub rtt_pkts: Signal<In, Bits<16>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub prio_wr: PriorityWriteSink<IW>,
-    pub s_axis_pkt: PacketSink,
-    pub m_axis_pkt: PacketSource,
+    pub s_axis_pkt: NicPacketSink,
+    pub m_axis_pkt: NicPacketSource,
 }
 
 impl<const N: usize, const IW: usize> ProgramBlock for EmptyEgress<N, IW> {

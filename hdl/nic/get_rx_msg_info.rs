@@ -106,6 +106,7 @@
 //! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback`; `full_wait` (releases whose key found both candidate buckets of the delivered set full and waited: the receive path stalls meanwhile, nothing is forgotten early) |
 
 use crate::common::bundles::RxMsgInfoRequestSink;
+use crate::common::event_counter::WrappingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::free_list::FreeList;
 use crate::common::key_hash::KeyHash;
@@ -316,16 +317,16 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     r_sched: DFF<Bit>,
     r_sched_slot: DFF<Bits<IW>>,
     r_sched_gen: DFF<Bits<8>>,
-    c_zero_len: DFF<Bits<32>>,
-    c_too_long: DFF<Bits<32>>,
-    c_bad_offset: DFF<Bits<32>>,
-    c_len_mismatch: DFF<Bits<32>>,
-    c_no_id: DFF<Bits<32>>,
-    c_no_buffer: DFF<Bits<32>>,
-    c_bucket_full: DFF<Bits<32>>,
-    c_duplicate: DFF<Bits<32>>,
-    c_recent: DFF<Bits<32>>,
-    c_fallback: DFF<Bits<32>>,
+    c_zero_len: WrappingCounter<32>,
+    c_too_long: WrappingCounter<32>,
+    c_bad_offset: WrappingCounter<32>,
+    c_len_mismatch: WrappingCounter<32>,
+    c_no_id: WrappingCounter<32>,
+    c_no_buffer: WrappingCounter<32>,
+    c_bucket_full: WrappingCounter<32>,
+    c_duplicate: WrappingCounter<32>,
+    c_recent: WrappingCounter<32>,
+    c_fallback: WrappingCounter<32>,
     class0_pages: Constant<Bits<16>>,
     class1_pages: Constant<Bits<16>>,
     class2_pages: Constant<Bits<16>>,
@@ -536,16 +537,6 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             r_sched,
             r_sched_slot,
             r_sched_gen,
-            c_zero_len,
-            c_too_long,
-            c_bad_offset,
-            c_len_mismatch,
-            c_no_id,
-            c_no_buffer,
-            c_bucket_full,
-            c_duplicate,
-            c_recent,
-            c_fallback,
             ap_found,
             ap_miss,
             ap_alloc,
@@ -574,6 +565,40 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             o_sched_slot,
             o_sched_gen
         );
+        clock!(
+            self,
+            clock,
+            c_bad_offset,
+            c_bucket_full,
+            c_duplicate,
+            c_fallback,
+            c_len_mismatch,
+            c_no_buffer,
+            c_no_id,
+            c_recent,
+            c_too_long,
+            c_zero_len
+        );
+        self.c_bad_offset.reset.next = self.reset.val();
+        self.c_bad_offset.increment.next = false;
+        self.c_bucket_full.reset.next = self.reset.val();
+        self.c_bucket_full.increment.next = false;
+        self.c_duplicate.reset.next = self.reset.val();
+        self.c_duplicate.increment.next = false;
+        self.c_fallback.reset.next = self.reset.val();
+        self.c_fallback.increment.next = false;
+        self.c_len_mismatch.reset.next = self.reset.val();
+        self.c_len_mismatch.increment.next = false;
+        self.c_no_buffer.reset.next = self.reset.val();
+        self.c_no_buffer.increment.next = false;
+        self.c_no_id.reset.next = self.reset.val();
+        self.c_no_id.increment.next = false;
+        self.c_recent.reset.next = self.reset.val();
+        self.c_recent.increment.next = false;
+        self.c_too_long.reset.next = self.reset.val();
+        self.c_too_long.increment.next = false;
+        self.c_zero_len.reset.next = self.reset.val();
+        self.c_zero_len.increment.next = false;
         clock!(self, clock, ids, class0, class1, class2, class3, delivered);
         self.delivered.reset.next = self.reset.val();
         self.full_wait_count.next = self.delivered.full_wait_count.val();
@@ -642,16 +667,16 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             | (bit_cast::<5, 1>(self.class1.full.val().into()) << 2))
             | (bit_cast::<5, 1>(self.class2.full.val().into()) << 3))
             | (bit_cast::<5, 1>(self.class3.full.val().into()) << 4);
-        self.fail_zero_len_count.next = self.c_zero_len.q.val();
-        self.fail_too_long_count.next = self.c_too_long.q.val();
-        self.fail_bad_offset_count.next = self.c_bad_offset.q.val();
-        self.fail_len_mismatch_count.next = self.c_len_mismatch.q.val();
-        self.fail_no_id_count.next = self.c_no_id.q.val();
-        self.fail_no_buffer_count.next = self.c_no_buffer.q.val();
-        self.fail_bucket_full_count.next = self.c_bucket_full.q.val();
-        self.duplicate_count.next = self.c_duplicate.q.val();
-        self.recent_duplicate_count.next = self.c_recent.q.val();
-        self.class_fallback_count.next = self.c_fallback.q.val();
+        self.fail_zero_len_count.next = self.c_zero_len.count.val();
+        self.fail_too_long_count.next = self.c_too_long.count.val();
+        self.fail_bad_offset_count.next = self.c_bad_offset.count.val();
+        self.fail_len_mismatch_count.next = self.c_len_mismatch.count.val();
+        self.fail_no_id_count.next = self.c_no_id.count.val();
+        self.fail_no_buffer_count.next = self.c_no_buffer.count.val();
+        self.fail_bucket_full_count.next = self.c_bucket_full.count.val();
+        self.duplicate_count.next = self.c_duplicate.count.val();
+        self.recent_duplicate_count.next = self.c_recent.count.val();
+        self.class_fallback_count.next = self.c_fallback.count.val();
 
         // ---- Cycle A: accept an operation, read the RAMs.
         self.req_key.next = ((bit_cast::<64, 16>(self.req.tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req.src_port.val()) << 32))
@@ -1038,35 +1063,35 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         // Counters, from the response registered in cycle B and the delivered set's answer.
         if self.r_valid.q.val() & (!self.late_duplicate.val()) {
             if self.r_reason.q.val() == 1 {
-                self.c_zero_len.d.next = self.c_zero_len.q.val() + 1;
+                self.c_zero_len.increment.next = true;
             }
             if self.r_reason.q.val() == 2 {
-                self.c_too_long.d.next = self.c_too_long.q.val() + 1;
+                self.c_too_long.increment.next = true;
             }
             if self.r_reason.q.val() == 3 {
-                self.c_bad_offset.d.next = self.c_bad_offset.q.val() + 1;
+                self.c_bad_offset.increment.next = true;
             }
             if self.r_reason.q.val() == 4 {
-                self.c_len_mismatch.d.next = self.c_len_mismatch.q.val() + 1;
+                self.c_len_mismatch.increment.next = true;
             }
             if self.r_reason.q.val() == 5 {
-                self.c_no_id.d.next = self.c_no_id.q.val() + 1;
+                self.c_no_id.increment.next = true;
             }
             if self.r_reason.q.val() == 6 {
-                self.c_no_buffer.d.next = self.c_no_buffer.q.val() + 1;
+                self.c_no_buffer.increment.next = true;
             }
             if self.r_reason.q.val() == 7 {
-                self.c_bucket_full.d.next = self.c_bucket_full.q.val() + 1;
+                self.c_bucket_full.increment.next = true;
             }
         }
         if self.ap_duplicate.q.val() {
-            self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
+            self.c_duplicate.increment.next = true;
         }
         if self.late_duplicate.val() {
-            self.c_recent.d.next = self.c_recent.q.val() + 1;
+            self.c_recent.increment.next = true;
         }
         if self.ap_fallback.q.val() & (!self.ap_found.q.val()) {
-            self.c_fallback.d.next = self.c_fallback.q.val() + 1;
+            self.c_fallback.increment.next = true;
         }
 
         if self.reset.val() {
@@ -1084,16 +1109,6 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             self.r_sched.d.next = false;
             self.o_valid.d.next = false;
             self.o_sched.d.next = false;
-            self.c_zero_len.d.next = 0.into();
-            self.c_too_long.d.next = 0.into();
-            self.c_bad_offset.d.next = 0.into();
-            self.c_len_mismatch.d.next = 0.into();
-            self.c_no_id.d.next = 0.into();
-            self.c_no_buffer.d.next = 0.into();
-            self.c_bucket_full.d.next = 0.into();
-            self.c_duplicate.d.next = 0.into();
-            self.c_recent.d.next = 0.into();
-            self.c_fallback.d.next = 0.into();
             self.ids.alloc_ready.next = false;
             self.class0.alloc_ready.next = false;
             self.class1.alloc_ready.next = false;

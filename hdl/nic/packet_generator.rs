@@ -41,7 +41,7 @@
 //! # Ports
 //! `clock`, `reset` (synchronous: queues and the pending table emptied, counters zeroed, bucket
 //! full), `cfg_pace_cycles` 16, `cfg_bucket_max` 8, the `ev` inputs above (`ev.msg_id` IW
-//! bits, `ev.msg_gen` 8), `m_axis` (a [`PacketSource`]), counters `ctrl_sent_count` (packets out),
+//! bits, `ev.msg_gen` 8), `m_axis` (a [`NicPacketSource`]), counters `ctrl_sent_count` (packets out),
 //! `pull_sent_count` (paced PULLs sent from the table), `merged_count`, `pull_coalesced_count`,
 //! `pull_replaced_count` (stale pending PULLs replaced by their slot's next message's),
 //! `dropped_count`. Every PULL event ends merged, coalesced, replaced (its pending PULL dropped
@@ -56,7 +56,8 @@
 //! further cycles) and a token is there. Events: one per cycle; packets out: one per cycle
 //! (each is a one-beat payload; the deparser makes 9 beats of it).
 
-use crate::common::bundles::{CtrlPktEventSink, PacketSource};
+use crate::common::bundles::{CtrlPktEventSink, NicPacketSource};
+use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::Blank;
@@ -74,7 +75,7 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub cfg_pace_cycles: Signal<In, Bits<16>>,
     pub cfg_bucket_max: Signal<In, Bits<8>>,
     pub ev: CtrlPktEventSink<IW>,
-    pub m_axis: PacketSource,
+    pub m_axis: NicPacketSource,
     pub ctrl_sent_count: Signal<Out, Bits<32>>,
     pub pull_sent_count: Signal<Out, Bits<32>>,
     pub merged_count: Signal<Out, Bits<32>>,
@@ -113,12 +114,12 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     out_valid: DFF<Bit>,
     out_desc: DFF<Bits<136>>,
     // Counters.
-    sent: DFF<Bits<32>>,
-    pulls_sent: DFF<Bits<32>>,
-    merges: DFF<Bits<32>>,
-    coalesced: DFF<Bits<32>>,
-    replaced: DFF<Bits<32>>,
-    drops: DFF<Bits<32>>,
+    sent: WrappingCounter<32>,
+    pulls_sent: WrappingCounter<32>,
+    merges: WrappingCounter<32>,
+    coalesced: WrappingCounter<32>,
+    replaced: WrappingCounter<32>,
+    drops: WrappingCounter<32>,
     // Locals.
     ev_meta: Signal<Local, Bits<112>>,
     has_ctrl: Signal<Local, Bit>,
@@ -178,14 +179,21 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             tokens,
             pace_count,
             out_valid,
-            out_desc,
-            sent,
-            pulls_sent,
-            merges,
-            coalesced,
-            replaced,
-            drops
+            out_desc
         );
+        clock!(self, clock, coalesced, drops, merges, pulls_sent, replaced, sent);
+        self.coalesced.reset.next = self.reset.val();
+        self.coalesced.increment.next = false;
+        self.drops.reset.next = self.reset.val();
+        self.drops.increment.next = false;
+        self.merges.reset.next = self.reset.val();
+        self.merges.increment.next = false;
+        self.pulls_sent.reset.next = self.reset.val();
+        self.pulls_sent.increment.next = false;
+        self.replaced.reset.next = self.reset.val();
+        self.replaced.increment.next = false;
+        self.sent.reset.next = self.reset.val();
+        self.sent.increment.next = false;
         clock!(self, clock, immediate);
         self.immediate.reset.next = self.reset.val();
         self.gen_credit_event_port.read_clock.next = self.clock.val();
@@ -269,22 +277,22 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
                 | (bit_cast::<136, 8>(self.pull_flag.val()) << 128);
         }
         if (self.has_ctrl.val() & (!self.bypass.val())) & (!self.fifo_room.val()) {
-            self.drops.d.next = self.drops.q.val() + 1;
+            self.drops.increment.next = true;
         }
         if self.out_valid.q.val() & self.m_axis.tready.val() {
-            self.sent.d.next = self.sent.q.val() + 1;
+            self.sent.increment.next = true;
         }
         if self.merge.val() {
-            self.merges.d.next = self.merges.q.val() + 1;
+            self.merges.increment.next = true;
         }
         if self.send_pull.val() {
-            self.pulls_sent.d.next = self.pulls_sent.q.val() + 1;
+            self.pulls_sent.increment.next = true;
         }
         if self.s1_ins_valid.q.val() & self.ins_same_msg.val() {
-            self.coalesced.d.next = self.coalesced.q.val() + 1;
+            self.coalesced.increment.next = true;
         }
         if (self.s1_ins_valid.q.val() & self.ins_was_pending.val()) & (!self.ins_same_msg.val()) {
-            self.replaced.d.next = self.replaced.q.val() + 1;
+            self.replaced.increment.next = true;
         }
 
         // ---- Table writes and the pending bitmap (an insertion wins over a send).
@@ -357,12 +365,12 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.m_axis.flags.next = self.out_desc.q.val().get_bits::<8>(128);
         self.m_axis.is_new_msg.next = false;
         self.m_axis.is_rtx.next = false;
-        self.ctrl_sent_count.next = self.sent.q.val();
-        self.pull_sent_count.next = self.pulls_sent.q.val();
-        self.merged_count.next = self.merges.q.val();
-        self.pull_coalesced_count.next = self.coalesced.q.val();
-        self.pull_replaced_count.next = self.replaced.q.val();
-        self.dropped_count.next = self.drops.q.val();
+        self.ctrl_sent_count.next = self.sent.count.val();
+        self.pull_sent_count.next = self.pulls_sent.count.val();
+        self.merged_count.next = self.merges.count.val();
+        self.pull_coalesced_count.next = self.coalesced.count.val();
+        self.pull_replaced_count.next = self.replaced.count.val();
+        self.dropped_count.next = self.drops.count.val();
 
         if self.reset.val() {
             self.pending.d.next = 0.into();
@@ -371,12 +379,6 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             self.out_valid.d.next = false;
             self.tokens.d.next = self.cfg_bucket_max.val();
             self.pace_count.d.next = 0.into();
-            self.sent.d.next = 0.into();
-            self.pulls_sent.d.next = 0.into();
-            self.merges.d.next = 0.into();
-            self.coalesced.d.next = 0.into();
-            self.replaced.d.next = 0.into();
-            self.drops.d.next = 0.into();
         }
     }
 }

@@ -148,6 +148,7 @@
 //! One cycle of `reset`: every slot inactive, queues empty, counters zero (IDs kept).
 
 use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink};
+use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::common::ones_until::OnesUntil;
@@ -304,16 +305,16 @@ pub struct Packetization<const N: usize, const IW: usize> {
     q0: DFF<Bits<130>>,
     q1: DFF<Bits<130>>,
     q2: DFF<Bits<130>>,
-    cnt_stale_dlv: DFF<Bits<16>>,
-    cnt_stale_ctx: DFF<Bits<16>>,
-    cnt_stale_to: DFF<Bits<16>>,
-    cnt_ack_beyond: DFF<Bits<16>>,
-    cnt_rtx_beyond: DFF<Bits<16>>,
-    cnt_credit_beyond: DFF<Bits<16>>,
-    cnt_write_busy: DFF<Bits<16>>,
-    cnt_delivered: DFF<Bits<16>>,
-    cnt_abandoned: DFF<Bits<16>>,
-    cnt_overflow: DFF<Bits<16>>,
+    cnt_stale_dlv: SaturatingCounter<16>,
+    cnt_stale_ctx: SaturatingCounter<16>,
+    cnt_stale_to: SaturatingCounter<16>,
+    cnt_ack_beyond: SaturatingCounter<16>,
+    cnt_rtx_beyond: SaturatingCounter<16>,
+    cnt_credit_beyond: SaturatingCounter<16>,
+    cnt_write_busy: SaturatingCounter<16>,
+    cnt_delivered: SaturatingCounter<16>,
+    cnt_abandoned: SaturatingCounter<16>,
+    cnt_overflow: SaturatingCounter<16>,
 
     // ---- constants ----
     id_high_mask: Constant<Bits<16>>,
@@ -498,18 +499,42 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             q_count,
             q0,
             q1,
-            q2,
-            cnt_stale_dlv,
-            cnt_stale_ctx,
-            cnt_stale_to,
-            cnt_ack_beyond,
-            cnt_rtx_beyond,
-            cnt_credit_beyond,
-            cnt_write_busy,
-            cnt_delivered,
-            cnt_abandoned,
-            cnt_overflow
+            q2
         );
+        clock!(
+            self,
+            clock,
+            cnt_abandoned,
+            cnt_ack_beyond,
+            cnt_credit_beyond,
+            cnt_delivered,
+            cnt_overflow,
+            cnt_rtx_beyond,
+            cnt_stale_ctx,
+            cnt_stale_dlv,
+            cnt_stale_to,
+            cnt_write_busy
+        );
+        self.cnt_abandoned.reset.next = self.reset.val();
+        self.cnt_abandoned.increment.next = false;
+        self.cnt_ack_beyond.reset.next = self.reset.val();
+        self.cnt_ack_beyond.increment.next = false;
+        self.cnt_credit_beyond.reset.next = self.reset.val();
+        self.cnt_credit_beyond.increment.next = false;
+        self.cnt_delivered.reset.next = self.reset.val();
+        self.cnt_delivered.increment.next = false;
+        self.cnt_overflow.reset.next = self.reset.val();
+        self.cnt_overflow.increment.next = false;
+        self.cnt_rtx_beyond.reset.next = self.reset.val();
+        self.cnt_rtx_beyond.increment.next = false;
+        self.cnt_stale_ctx.reset.next = self.reset.val();
+        self.cnt_stale_ctx.increment.next = false;
+        self.cnt_stale_dlv.reset.next = self.reset.val();
+        self.cnt_stale_dlv.increment.next = false;
+        self.cnt_stale_to.reset.next = self.reset.val();
+        self.cnt_stale_to.increment.next = false;
+        self.cnt_write_busy.reset.next = self.reset.val();
+        self.cnt_write_busy.increment.next = false;
         clock!(self, clock, dlv_q, ctx_q);
         self.slot_ram.read_clock.next = self.clock.val();
         self.slot_ram.write_clock.next = self.clock.val();
@@ -928,53 +953,47 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.pkt_q2_slot.next = self.q2.q.val().get_bits::<IW>(96);
 
         // ---------------- counters (saturating) ----------------
-        if (self.k_dlv.val() & (!self.hit.val())) & (self.cnt_stale_dlv.q.val() != 0xFFFF) {
-            self.cnt_stale_dlv.d.next = self.cnt_stale_dlv.q.val() + 1;
+        if self.k_dlv.val() & (!self.hit.val()) {
+            self.cnt_stale_dlv.increment.next = true;
         }
-        if (self.k_ctx.val() & (!self.hit.val())) & (self.cnt_stale_ctx.q.val() != 0xFFFF) {
-            self.cnt_stale_ctx.d.next = self.cnt_stale_ctx.q.val() + 1;
+        if self.k_ctx.val() & (!self.hit.val()) {
+            self.cnt_stale_ctx.increment.next = true;
         }
-        if (self.k_to.val() & (!self.hit.val())) & (self.cnt_stale_to.q.val() != 0xFFFF) {
-            self.cnt_stale_to.d.next = self.cnt_stale_to.q.val() + 1;
+        if self.k_to.val() & (!self.hit.val()) {
+            self.cnt_stale_to.increment.next = true;
         }
-        if ((self.k_dlv.val() & self.hit.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
-            & (self.cnt_ack_beyond.q.val() != 0xFFFF)
-        {
-            self.cnt_ack_beyond.d.next = self.cnt_ack_beyond.q.val() + 1;
+        if (self.k_dlv.val() & self.hit.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any() {
+            self.cnt_ack_beyond.increment.next = true;
         }
-        if (((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any())
-            & (self.cnt_rtx_beyond.q.val() != 0xFFFF)
-        {
-            self.cnt_rtx_beyond.d.next = self.cnt_rtx_beyond.q.val() + 1;
+        if ((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any() {
+            self.cnt_rtx_beyond.increment.next = true;
         }
-        if (((self.k_ctx.val() & self.hit.val()) & self.s1_credit_flag.q.val()) & self.x_beyond.val())
-            & (self.cnt_credit_beyond.q.val() != 0xFFFF)
-        {
-            self.cnt_credit_beyond.d.next = self.cnt_credit_beyond.q.val() + 1;
+        if ((self.k_ctx.val() & self.hit.val()) & self.s1_credit_flag.q.val()) & self.x_beyond.val() {
+            self.cnt_credit_beyond.increment.next = true;
         }
-        if (self.k_new.val() & self.c_active.val()) & (self.cnt_write_busy.q.val() != 0xFFFF) {
-            self.cnt_write_busy.d.next = self.cnt_write_busy.q.val() + 1;
+        if self.k_new.val() & self.c_active.val() {
+            self.cnt_write_busy.increment.next = true;
         }
-        if ((self.k_dlv.val() & self.hit.val()) & self.d_complete.val()) & (self.cnt_delivered.q.val() != 0xFFFF) {
-            self.cnt_delivered.d.next = self.cnt_delivered.q.val() + 1;
+        if (self.k_dlv.val() & self.hit.val()) & self.d_complete.val() {
+            self.cnt_delivered.increment.next = true;
         }
-        if ((self.k_to.val() & self.hit.val()) & self.t_abandon.val()) & (self.cnt_abandoned.q.val() != 0xFFFF) {
-            self.cnt_abandoned.d.next = self.cnt_abandoned.q.val() + 1;
+        if (self.k_to.val() & self.hit.val()) & self.t_abandon.val() {
+            self.cnt_abandoned.increment.next = true;
         }
-        if (self.dlv_overflow.val() | self.ctx_overflow.val()) & (self.cnt_overflow.q.val() != 0xFFFF) {
-            self.cnt_overflow.d.next = self.cnt_overflow.q.val() + 1;
+        if self.dlv_overflow.val() | self.ctx_overflow.val() {
+            self.cnt_overflow.increment.next = true;
         }
         self.active.next = self.active_bits.q.val();
-        self.stale_delivered_count.next = self.cnt_stale_dlv.q.val();
-        self.stale_credit_count.next = self.cnt_stale_ctx.q.val();
-        self.stale_timeout_count.next = self.cnt_stale_to.q.val();
-        self.ack_beyond_count.next = self.cnt_ack_beyond.q.val();
-        self.rtx_beyond_count.next = self.cnt_rtx_beyond.q.val();
-        self.credit_beyond_count.next = self.cnt_credit_beyond.q.val();
-        self.write_busy_count.next = self.cnt_write_busy.q.val();
-        self.delivered_msg_count.next = self.cnt_delivered.q.val();
-        self.abandoned_msg_count.next = self.cnt_abandoned.q.val();
-        self.event_overflow_count.next = self.cnt_overflow.q.val();
+        self.stale_delivered_count.next = self.cnt_stale_dlv.count.val();
+        self.stale_credit_count.next = self.cnt_stale_ctx.count.val();
+        self.stale_timeout_count.next = self.cnt_stale_to.count.val();
+        self.ack_beyond_count.next = self.cnt_ack_beyond.count.val();
+        self.rtx_beyond_count.next = self.cnt_rtx_beyond.count.val();
+        self.credit_beyond_count.next = self.cnt_credit_beyond.count.val();
+        self.write_busy_count.next = self.cnt_write_busy.count.val();
+        self.delivered_msg_count.next = self.cnt_delivered.count.val();
+        self.abandoned_msg_count.next = self.cnt_abandoned.count.val();
+        self.event_overflow_count.next = self.cnt_overflow.count.val();
 
         if self.reset.val() {
             self.active_bits.d.next = 0.into();
@@ -989,16 +1008,6 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.s2_sched.d.next = false;
             self.s2_cancel.d.next = false;
             self.q_count.d.next = 0.into();
-            self.cnt_stale_dlv.d.next = 0.into();
-            self.cnt_stale_ctx.d.next = 0.into();
-            self.cnt_stale_to.d.next = 0.into();
-            self.cnt_ack_beyond.d.next = 0.into();
-            self.cnt_rtx_beyond.d.next = 0.into();
-            self.cnt_credit_beyond.d.next = 0.into();
-            self.cnt_write_busy.d.next = 0.into();
-            self.cnt_delivered.d.next = 0.into();
-            self.cnt_abandoned.d.next = 0.into();
-            self.cnt_overflow.d.next = 0.into();
         }
     }
 }

@@ -103,6 +103,7 @@
 //! `s_axis_tready` is always high: the module never holds the ingress back.
 
 use crate::common::bundles::{RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
+use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::timer::Timer;
@@ -229,13 +230,13 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     out_data: DFF<Bits<64>>,
     out_keep: DFF<Bits<8>>,
     out_last: DFF<Bit>,
-    c_stale: DFF<Bits<32>>,
-    c_bad_offset: DFF<Bits<32>>,
-    c_duplicate: DFF<Bits<32>>,
-    c_bad_length: DFF<Bits<32>>,
-    c_gc: DFF<Bits<32>>,
-    c_stale_timeout: DFF<Bits<32>>,
-    c_delivered: DFF<Bits<32>>,
+    c_stale: WrappingCounter<32>,
+    c_bad_offset: WrappingCounter<32>,
+    c_duplicate: WrappingCounter<32>,
+    c_bad_length: WrappingCounter<32>,
+    c_gc: WrappingCounter<32>,
+    c_stale_timeout: WrappingCounter<32>,
+    c_delivered: WrappingCounter<32>,
     all_ones64: Constant<Bits<64>>,
     out_free: Signal<Local, Bit>,
     h_entry: Signal<Local, Bits<103>>,
@@ -387,15 +388,23 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             out_valid,
             out_data,
             out_keep,
-            out_last,
-            c_stale,
-            c_bad_offset,
-            c_duplicate,
-            c_bad_length,
-            c_gc,
-            c_stale_timeout,
-            c_delivered
+            out_last
         );
+        clock!(self, clock, c_bad_length, c_bad_offset, c_delivered, c_duplicate, c_gc, c_stale, c_stale_timeout);
+        self.c_bad_length.reset.next = self.reset.val();
+        self.c_bad_length.increment.next = false;
+        self.c_bad_offset.reset.next = self.reset.val();
+        self.c_bad_offset.increment.next = false;
+        self.c_delivered.reset.next = self.reset.val();
+        self.c_delivered.increment.next = false;
+        self.c_duplicate.reset.next = self.reset.val();
+        self.c_duplicate.increment.next = false;
+        self.c_gc.reset.next = self.reset.val();
+        self.c_gc.increment.next = false;
+        self.c_stale.reset.next = self.reset.val();
+        self.c_stale.increment.next = false;
+        self.c_stale_timeout.reset.next = self.reset.val();
+        self.c_stale_timeout.increment.next = false;
         clock!(self, clock, msg_table, timer);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -434,13 +443,13 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.recent_duplicate_count.next = self.msg_table.recent_duplicate_count.val();
         self.delivered_set_full_wait_count.next = self.msg_table.full_wait_count.val();
         self.class_fallback_count.next = self.msg_table.class_fallback_count.val();
-        self.drop_stale_count.next = self.c_stale.q.val();
-        self.drop_bad_offset_count.next = self.c_bad_offset.q.val();
-        self.drop_duplicate_count.next = self.c_duplicate.q.val();
-        self.drop_bad_length_count.next = self.c_bad_length.q.val();
-        self.gc_count.next = self.c_gc.q.val();
-        self.stale_timeout_count.next = self.c_stale_timeout.q.val();
-        self.delivered_count.next = self.c_delivered.q.val();
+        self.drop_stale_count.next = self.c_stale.count.val();
+        self.drop_bad_offset_count.next = self.c_bad_offset.count.val();
+        self.drop_duplicate_count.next = self.c_duplicate.count.val();
+        self.drop_bad_length_count.next = self.c_bad_length.count.val();
+        self.gc_count.next = self.c_gc.count.val();
+        self.stale_timeout_count.next = self.c_stale_timeout.count.val();
+        self.delivered_count.next = self.c_delivered.count.val();
 
         // ---- A new message: record {page, msg_len, key, generation} of its slot.
         self.alloc_write.next = self.msg_table.resp_valid.val() & self.msg_table.resp_is_new_msg.val();
@@ -785,25 +794,25 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
 
         // Counters.
         if (self.s1_valid.q.val() & self.s1_first.q.val()) & (!self.f_live.val()) {
-            self.c_stale.d.next = self.c_stale.q.val() + 1;
+            self.c_stale.increment.next = true;
         }
         if ((self.s1_valid.q.val() & self.s1_first.q.val()) & self.f_live.val()) & (!self.f_offset_ok.val()) {
-            self.c_bad_offset.d.next = self.c_bad_offset.q.val() + 1;
+            self.c_bad_offset.increment.next = true;
         }
         if (((self.s1_valid.q.val() & self.s1_first.q.val()) & self.f_live.val()) & self.f_offset_ok.val()) & self.f_dup.val() {
-            self.c_duplicate.d.next = self.c_duplicate.q.val() + 1;
+            self.c_duplicate.increment.next = true;
         }
         if self.bad_end.val() {
-            self.c_bad_length.d.next = self.c_bad_length.q.val() + 1;
+            self.c_bad_length.increment.next = true;
         }
         if self.gc_legit.val() {
-            self.c_gc.d.next = self.c_gc.q.val() + 1;
+            self.c_gc.increment.next = true;
         }
         if self.timeout_take.val() & (!self.gc_legit.val()) {
-            self.c_stale_timeout.d.next = self.c_stale_timeout.q.val() + 1;
+            self.c_stale_timeout.increment.next = true;
         }
         if self.rel_taken.val() & self.ro_rel_pending.q.val() {
-            self.c_delivered.d.next = self.c_delivered.q.val() + 1;
+            self.c_delivered.increment.next = true;
         }
 
         if self.reset.val() {
@@ -826,13 +835,6 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             self.fifo_wrote.d.next = false;
             self.ro_state.d.next = 0.into();
             self.out_valid.d.next = false;
-            self.c_stale.d.next = 0.into();
-            self.c_bad_offset.d.next = 0.into();
-            self.c_duplicate.d.next = 0.into();
-            self.c_bad_length.d.next = 0.into();
-            self.c_gc.d.next = 0.into();
-            self.c_stale_timeout.d.next = 0.into();
-            self.c_delivered.d.next = 0.into();
             self.slot_ram.write_enable.next = false;
             self.written_ram.write_enable.next = false;
             self.fifo_ram.write_enable.next = false;

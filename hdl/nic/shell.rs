@@ -321,13 +321,13 @@ macro_rules! nic_shell {
                 self.egress.rtt_pkts.next = self.cfg.val().get_bits::<16>(160);
                 self.egress.cfg_unsched_prios.next = self.cfg.val().get_bits::<4>(416);
                 $crate::common::bundles::PriorityWriteSource::<IW>::join(&mut self.ingress.prio_wr, &mut self.egress.prio_wr);
-                $crate::common::bundles::PacketSource::join(&mut self.tx.m_axis_pkt, &mut self.egress.s_axis_pkt);
+                $crate::common::bundles::NicPacketSource::join(&mut self.tx.m_axis_pkt, &mut self.egress.s_axis_pkt);
                 self.probe_pkt_tvalid.next = self.tx.m_axis_pkt.tvalid.val();
                 self.probe_pkt_tready.next = self.egress.s_axis_pkt.tready.val();
                 self.probe_pkt_tlast.next = self.tx.m_axis_pkt.tvalid.val() & self.tx.m_axis_pkt.tlast.val();
 
                 self.arbiter.ctrl_burst_limit.next = self.cfg.val().get_bits::<8>(352);
-                $crate::common::bundles::PacketSource::join(&mut self.pktgen.m_axis, &mut self.arbiter.s_axis_ctrl);
+                $crate::common::bundles::NicPacketSource::join(&mut self.pktgen.m_axis, &mut self.arbiter.s_axis_ctrl);
 
                 self.data_skid.s_valid.next = self.egress.m_axis_pkt.tvalid.val();
                 self.egress.m_axis_pkt.tready.next = self.data_skid.s_ready.val();

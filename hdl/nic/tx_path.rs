@@ -106,7 +106,8 @@
 //! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters
 //! zero (slot generations continue, see [`Packetization`]).
 
-use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, PacketSource};
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSource};
+use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
@@ -216,7 +217,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub dlv: DeliveredEventSink,
     pub ctx: CreditTxEventSink,
     // packet stream
-    pub m_axis_pkt: PacketSource,
+    pub m_axis_pkt: NicPacketSource,
     // status and counters
     pub active: Signal<Out, Bits<N>>,
     pub buffers_all_free: Signal<Out, Bit>,
@@ -250,7 +251,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     max_msg_bytes: Constant<Bits<16>>,
     comp_capacity: Constant<Bits<16>>,
     buf_in_use: DFF<Bits<N>>,
-    cnt_double_free: DFF<Bits<16>>,
+    cnt_double_free: SaturatingCounter<16>,
     comp_q: StreamFifo<Bits<17>, IW>,
     /// The core's completion, registered before the FIFO (the core's last stage decides it).
     comp_in_valid: DFF<Bit>,
@@ -291,8 +292,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     a_pick_valid: DFF<Bit>,
     a_pick_slot: DFF<Bits<IW>>,
     w_commit: DFF<Bit>,
-    cnt_rejected: DFF<Bits<16>>,
-    cnt_framing: DFF<Bits<16>>,
+    cnt_rejected: SaturatingCounter<16>,
+    cnt_framing: SaturatingCounter<16>,
     // buffer return
     returning: DFF<Bits<N>>,
     /// Returning slots whose last message had the last generation (their next ID wraps).
@@ -481,10 +482,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             a_pick_valid,
             a_pick_slot,
             w_commit,
-            cnt_rejected,
-            cnt_framing,
             buf_in_use,
-            cnt_double_free,
             returning,
             wrapping,
             ret_cand_valid,
@@ -514,6 +512,13 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             e1_last,
             e1_meta
         );
+        clock!(self, clock, cnt_double_free, cnt_framing, cnt_rejected);
+        self.cnt_double_free.reset.next = self.reset.val();
+        self.cnt_double_free.increment.next = false;
+        self.cnt_framing.reset.next = self.reset.val();
+        self.cnt_framing.increment.next = false;
+        self.cnt_rejected.reset.next = self.reset.val();
+        self.cnt_rejected.increment.next = false;
         clock!(self, clock, core, timer, comp_q, cool_q);
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
@@ -602,9 +607,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         if self.w_take.val() {
             if self.w_state.q.val() == 0 {
                 if self.w0_reject.val() {
-                    if self.cnt_rejected.q.val() != 0xFFFF {
-                        self.cnt_rejected.d.next = self.cnt_rejected.q.val() + 1;
-                    }
+                    self.cnt_rejected.increment.next = true;
                     if !self.s_axis_msg_tlast.val() {
                         self.w_state.d.next = 3.into();
                     }
@@ -652,8 +655,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.w_state.d.next = 0.into();
             }
         }
-        if (self.w_framing_free.val() | self.w_framing_early.val()) & (self.cnt_framing.q.val() != 0xFFFF) {
-            self.cnt_framing.d.next = self.cnt_framing.q.val() + 1;
+        if self.w_framing_free.val() | self.w_framing_early.val() {
+            self.cnt_framing.increment.next = true;
         }
         // Install in the core (held until its pipeline takes it).
         self.core.new_valid.next = self.w_commit.q.val();
@@ -749,8 +752,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // A free is judged against the state at the start of the cycle: freeing a buffer that is
         // not in use (a double free) is counted and changes nothing.
         self.free_ok.next = self.free_go.val() & self.buf_in_use.q.val().get_bit(self.free_slot.val().index());
-        if (self.free_go.val() & (!self.free_ok.val())) & (self.cnt_double_free.q.val() != 0xFFFF) {
-            self.cnt_double_free.d.next = self.cnt_double_free.q.val() + 1;
+        if self.free_go.val() & (!self.free_ok.val()) {
+            self.cnt_double_free.increment.next = true;
         }
         // Sets first (a completion taken, a buffer allocated), then clears (a buffer returned),
         // each through a one-hot mask over the whole vector.
@@ -917,8 +920,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- status ----------------
         self.active.next = self.core.active.val();
         self.buffers_all_free.next = !self.buf_in_use.q.val().any();
-        self.rejected_msg_count.next = self.cnt_rejected.q.val();
-        self.framing_error_count.next = self.cnt_framing.q.val();
+        self.rejected_msg_count.next = self.cnt_rejected.count.val();
+        self.framing_error_count.next = self.cnt_framing.count.val();
         self.stale_delivered_count.next = self.core.stale_delivered_count.val();
         self.stale_credit_count.next = self.core.stale_credit_count.val();
         self.stale_timeout_count.next = self.core.stale_timeout_count.val();
@@ -929,22 +932,19 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.abandoned_msg_count.next = self.core.abandoned_msg_count.val();
         self.write_busy_count.next = self.core.write_busy_count.val();
         self.event_overflow_count.next = self.core.event_overflow_count.val();
-        self.buffer_double_free_count.next = self.cnt_double_free.q.val();
+        self.buffer_double_free_count.next = self.cnt_double_free.count.val();
         self.buffers_exhausted.next = self.buf_in_use.q.val().all();
 
         if self.reset.val() {
             self.w_state.d.next = 0.into();
             self.w_commit.d.next = false;
             self.a_pick_valid.d.next = false;
-            self.cnt_rejected.d.next = 0.into();
-            self.cnt_framing.d.next = 0.into();
             self.returning.d.next = 0.into();
             self.wrapping.d.next = 0.into();
             self.ret_cand_valid.d.next = false;
             self.comp_in_valid.d.next = false;
             self.cool_steady.d.next = false;
             self.buf_in_use.d.next = 0.into();
-            self.cnt_double_free.d.next = 0.into();
             self.rd_active.d.next = false;
             self.s1_valid.d.next = false;
             self.e_count.d.next = 0.into();

@@ -43,6 +43,7 @@
 //! m_axis     h0    h1  …   h7  p0  p1
 //! ```
 
+use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -96,8 +97,8 @@ pub struct Deparser {
     /// from this register in beat 3.
     s1_checksum: DFF<Bits<16>>,
     sent_bytes: DFF<Bits<16>>,
-    frames: DFF<Bits<32>>,
-    mismatches: DFF<Bits<32>>,
+    frames: WrappingCounter<32>,
+    mismatches: WrappingCounter<32>,
     /// A frame ended in the previous cycle, with this many payload bytes: its length is checked
     /// and the counters add it a cycle later, so the byte count, the compare and the counters
     /// are not in series (the latched lengths change two cycles after a frame ends at the
@@ -158,11 +159,14 @@ impl Logic for Deparser {
             s1_total_len,
             s1_checksum,
             sent_bytes,
-            frames,
-            mismatches,
             frame_ended,
             frame_bytes
         );
+        clock!(self, clock, frames, mismatches);
+        self.frames.reset.next = self.reset.val();
+        self.frames.increment.next = false;
+        self.mismatches.reset.next = self.reset.val();
+        self.mismatches.increment.next = false;
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).
@@ -320,18 +324,16 @@ impl Logic for Deparser {
             & ((self.s1_empty.q.val() & self.s1_payload_len.q.val().any())
                 | ((!self.s1_empty.q.val()) & (self.frame_bytes.q.val() != self.s1_payload_len.q.val())));
         if self.frame_ended.q.val() {
-            self.frames.d.next = self.frames.q.val() + 1;
+            self.frames.increment.next = true;
         }
         if self.frame_mismatched.val() {
-            self.mismatches.d.next = self.mismatches.q.val() + 1;
+            self.mismatches.increment.next = true;
         }
-        self.frame_count.next = self.frames.q.val();
-        self.length_mismatch_count.next = self.mismatches.q.val();
+        self.frame_count.next = self.frames.count.val();
+        self.length_mismatch_count.next = self.mismatches.count.val();
 
         if self.reset.val() {
             self.out_beat.d.next = 0.into();
-            self.frames.d.next = 0.into();
-            self.mismatches.d.next = 0.into();
             self.frame_ended.d.next = false;
         }
     }

@@ -88,6 +88,7 @@
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
 use crate::common::bundles::{ControlActionSource, DataAnswerSource, RxMsgInfoAnswerSink, RxMsgInfoRequestSource};
+use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
@@ -162,15 +163,15 @@ pub struct IngressFront<const IW: usize> {
     vd_pulse: DFF<Bit>,
     vd_ok: DFF<Bit>,
     out_forward: DFF<Bit>,
-    n_data: DFF<Bits<32>>,
-    n_chop: DFF<Bits<32>>,
-    n_control: DFF<Bits<32>>,
-    n_no_action: DFF<Bits<32>>,
-    n_bad_length: DFF<Bits<32>>,
-    n_rx_fail: DFF<Bits<32>>,
-    n_duplicate: DFF<Bits<32>>,
-    n_forwarded: DFF<Bits<32>>,
-    n_frame_length: DFF<Bits<32>>,
+    n_data: WrappingCounter<32>,
+    n_chop: WrappingCounter<32>,
+    n_control: WrappingCounter<32>,
+    n_no_action: WrappingCounter<32>,
+    n_bad_length: WrappingCounter<32>,
+    n_rx_fail: WrappingCounter<32>,
+    n_duplicate: WrappingCounter<32>,
+    n_forwarded: WrappingCounter<32>,
+    n_frame_length: WrappingCounter<32>,
     beat_bytes: Signal<Local, Bits<16>>,
     keep_contig: Signal<Local, Bit>,
     cur_bytes: Signal<Local, Bits<16>>,
@@ -262,14 +263,6 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             hold_issued,
             hold_meta,
             out_forward,
-            n_data,
-            n_chop,
-            n_control,
-            n_no_action,
-            n_bad_length,
-            n_rx_fail,
-            n_duplicate,
-            n_forwarded,
             hold_table,
             hold_final,
             hold_mark,
@@ -286,9 +279,27 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             fl_bad,
             vd_pulse,
             vd_ok,
-            n_frame_length,
             m1_length_ok
         );
+        clock!(self, clock, n_bad_length, n_chop, n_control, n_data, n_duplicate, n_forwarded, n_frame_length, n_no_action, n_rx_fail);
+        self.n_bad_length.reset.next = self.reset.val();
+        self.n_bad_length.increment.next = false;
+        self.n_chop.reset.next = self.reset.val();
+        self.n_chop.increment.next = false;
+        self.n_control.reset.next = self.reset.val();
+        self.n_control.increment.next = false;
+        self.n_data.reset.next = self.reset.val();
+        self.n_data.increment.next = false;
+        self.n_duplicate.reset.next = self.reset.val();
+        self.n_duplicate.increment.next = false;
+        self.n_forwarded.reset.next = self.reset.val();
+        self.n_forwarded.increment.next = false;
+        self.n_frame_length.reset.next = self.reset.val();
+        self.n_frame_length.increment.next = false;
+        self.n_no_action.reset.next = self.reset.val();
+        self.n_no_action.increment.next = false;
+        self.n_rx_fail.reset.next = self.reset.val();
+        self.n_rx_fail.increment.next = false;
         clock!(self, clock, parser, dispatch, payload, decisions);
         self.parser.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
@@ -496,22 +507,22 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.act.meta.next = self.hold_meta.q.val();
         }
         if self.m1_is_data.val() {
-            self.n_data.d.next = self.n_data.q.val() + 1;
+            self.n_data.increment.next = true;
         }
         if self.m1_is_chop.val() {
-            self.n_chop.d.next = self.n_chop.q.val() + 1;
+            self.n_chop.increment.next = true;
         }
         if self.m1_is_ctrl.val() {
-            self.n_control.d.next = self.n_control.q.val() + 1;
+            self.n_control.increment.next = true;
         }
         if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 0) {
-            self.n_no_action.d.next = self.n_no_action.q.val() + 1;
+            self.n_no_action.increment.next = true;
         }
         if self.m1_is_data.val() & (!self.m1_length_ok.q.val()) {
-            self.n_bad_length.d.next = self.n_bad_length.q.val() + 1;
+            self.n_bad_length.increment.next = true;
         }
         if (self.m1_bad_now.val() | (self.resolve.val() & (!self.v_good.val()))) | (self.resolve_ctrl.val() & (!self.vd_ok.q.val())) {
-            self.n_frame_length.d.next = self.n_frame_length.q.val() + 1;
+            self.n_frame_length.increment.next = true;
         }
 
         // ---------------- the frame's result: from the answer now, or from the stored one ----------------
@@ -544,10 +555,10 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.done.ack_no.next = self.a_ack.val();
         }
         if self.done.valid.val() & (!self.done.ok.val()) {
-            self.n_rx_fail.d.next = self.n_rx_fail.q.val() + 1;
+            self.n_rx_fail.increment.next = true;
         }
         if ((self.done.valid.val() & self.hold_is_data.val()) & self.done.ok.val()) & (!self.done.forward.val()) {
-            self.n_duplicate.d.next = self.n_duplicate.q.val() + 1;
+            self.n_duplicate.increment.next = true;
         }
         // One decision per frame, in frame order: at once for a frame without a GetRxMsgInfo
         // call, else with its first answer (the payload goes on while the frame is validated).
@@ -589,19 +600,19 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.take.val() & self.at_first.val() {
             self.out_forward.d.next = self.forward_now.val();
             if self.forward_now.val() {
-                self.n_forwarded.d.next = self.n_forwarded.q.val() + 1;
+                self.n_forwarded.increment.next = true;
             }
         }
 
-        self.data_count.next = self.n_data.q.val();
-        self.chop_count.next = self.n_chop.q.val();
-        self.control_count.next = self.n_control.q.val();
-        self.no_action_count.next = self.n_no_action.q.val();
-        self.bad_length_count.next = self.n_bad_length.q.val();
-        self.rx_fail_count.next = self.n_rx_fail.q.val();
-        self.duplicate_data_count.next = self.n_duplicate.q.val();
-        self.forwarded_count.next = self.n_forwarded.q.val();
-        self.bad_frame_length_count.next = self.n_frame_length.q.val();
+        self.data_count.next = self.n_data.count.val();
+        self.chop_count.next = self.n_chop.count.val();
+        self.control_count.next = self.n_control.count.val();
+        self.no_action_count.next = self.n_no_action.count.val();
+        self.bad_length_count.next = self.n_bad_length.count.val();
+        self.rx_fail_count.next = self.n_rx_fail.count.val();
+        self.duplicate_data_count.next = self.n_duplicate.count.val();
+        self.forwarded_count.next = self.n_forwarded.count.val();
+        self.bad_frame_length_count.next = self.n_frame_length.count.val();
 
         if self.reset.val() {
             self.hold_valid.d.next = false;
@@ -611,15 +622,6 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.fl_bytes.d.next = 0.into();
             self.fl_bad.d.next = false;
             self.out_forward.d.next = false;
-            self.n_frame_length.d.next = 0.into();
-            self.n_data.d.next = 0.into();
-            self.n_chop.d.next = 0.into();
-            self.n_control.d.next = 0.into();
-            self.n_no_action.d.next = 0.into();
-            self.n_bad_length.d.next = 0.into();
-            self.n_rx_fail.d.next = 0.into();
-            self.n_duplicate.d.next = 0.into();
-            self.n_forwarded.d.next = 0.into();
         }
     }
 }

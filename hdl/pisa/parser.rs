@@ -41,6 +41,7 @@
 //! m_axis                     p0  p1     (hdr_* valid from cycle 8, m_axis_tfirst with p0)
 //! ```
 
+use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -100,12 +101,12 @@ pub struct Parser {
     s1_first: DFF<Bit>,
     /// A header-only frame passed: one empty beat to emit.
     s1_empty_pending: DFF<Bit>,
-    frames: DFF<Bits<32>>,
-    not_ipv4s: DFF<Bits<32>>,
-    wrong_protocols: DFF<Bits<32>>,
-    too_shorts: DFF<Bits<32>>,
-    bad_checksums: DFF<Bits<32>>,
-    bad_flagss: DFF<Bits<32>>,
+    frames: WrappingCounter<32>,
+    not_ipv4s: WrappingCounter<32>,
+    wrong_protocols: WrappingCounter<32>,
+    too_shorts: WrappingCounter<32>,
+    bad_checksums: WrappingCounter<32>,
+    bad_flagss: WrappingCounter<32>,
     accept: Signal<Local, Bit>,
     in_payload: Signal<Local, Bit>,
     header_beat: Signal<Local, Bit>,
@@ -150,23 +151,20 @@ impl Parser {
 impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self,
-            clock,
-            in_beat,
-            in_header,
-            in_ip_sum,
-            s1_header,
-            s1_pass,
-            s1_first,
-            s1_empty_pending,
-            frames,
-            not_ipv4s,
-            wrong_protocols,
-            too_shorts,
-            bad_checksums,
-            bad_flagss
-        );
+        dff_setup!(self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending);
+        clock!(self, clock, bad_checksums, bad_flagss, frames, not_ipv4s, too_shorts, wrong_protocols);
+        self.bad_checksums.reset.next = self.reset.val();
+        self.bad_checksums.increment.next = false;
+        self.bad_flagss.reset.next = self.reset.val();
+        self.bad_flagss.increment.next = false;
+        self.frames.reset.next = self.reset.val();
+        self.frames.increment.next = false;
+        self.not_ipv4s.reset.next = self.reset.val();
+        self.not_ipv4s.increment.next = false;
+        self.too_shorts.reset.next = self.reset.val();
+        self.too_shorts.increment.next = false;
+        self.wrong_protocols.reset.next = self.reset.val();
+        self.wrong_protocols.increment.next = false;
         self.in_payload.next = self.in_beat.q.val() == 8;
         self.header_beat.next = !self.in_payload.val();
         self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis_tready.val();
@@ -256,7 +254,7 @@ impl Logic for Parser {
             }
         }
         if self.short_end.val() {
-            self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+            self.too_shorts.increment.next = true;
         }
         // Beats taken this cycle (written before the beat-7 updates, which win).
         if self.m_axis_tvalid.val() & self.m_axis_tready.val() {
@@ -270,17 +268,17 @@ impl Logic for Parser {
             self.s1_header.d.next = self.header_merged.val();
             self.s1_pass.d.next = false;
             if !self.ok_length.val() {
-                self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+                self.too_shorts.increment.next = true;
             } else if !self.ok_ipv4.val() {
-                self.not_ipv4s.d.next = self.not_ipv4s.q.val() + 1;
+                self.not_ipv4s.increment.next = true;
             } else if !self.ok_protocol.val() {
-                self.wrong_protocols.d.next = self.wrong_protocols.q.val() + 1;
+                self.wrong_protocols.increment.next = true;
             } else if !self.ok_checksum.val() {
-                self.bad_checksums.d.next = self.bad_checksums.q.val() + 1;
+                self.bad_checksums.increment.next = true;
             } else if !self.ok_flags.val() {
-                self.bad_flagss.d.next = self.bad_flagss.q.val() + 1;
+                self.bad_flagss.increment.next = true;
             } else {
-                self.frames.d.next = self.frames.q.val() + 1;
+                self.frames.increment.next = true;
                 self.s1_pass.d.next = true;
                 self.s1_first.d.next = true;
                 self.s1_empty_pending.d.next = self.s_axis_tlast.val();
@@ -330,24 +328,18 @@ impl Logic for Parser {
             (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
         self.hdr_buf_size_class.next = self.h.val().get_bits::<8>(392);
 
-        self.frame_count.next = self.frames.q.val();
-        self.not_ipv4_count.next = self.not_ipv4s.q.val();
-        self.wrong_protocol_count.next = self.wrong_protocols.q.val();
-        self.too_short_count.next = self.too_shorts.q.val();
-        self.bad_checksum_count.next = self.bad_checksums.q.val();
-        self.bad_flags_count.next = self.bad_flagss.q.val();
+        self.frame_count.next = self.frames.count.val();
+        self.not_ipv4_count.next = self.not_ipv4s.count.val();
+        self.wrong_protocol_count.next = self.wrong_protocols.count.val();
+        self.too_short_count.next = self.too_shorts.count.val();
+        self.bad_checksum_count.next = self.bad_checksums.count.val();
+        self.bad_flags_count.next = self.bad_flagss.count.val();
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();
             self.s1_pass.d.next = false;
             self.s1_first.d.next = false;
             self.s1_empty_pending.d.next = false;
-            self.frames.d.next = 0.into();
-            self.not_ipv4s.d.next = 0.into();
-            self.wrong_protocols.d.next = 0.into();
-            self.too_shorts.d.next = 0.into();
-            self.bad_checksums.d.next = 0.into();
-            self.bad_flagss.d.next = 0.into();
         }
     }
 }

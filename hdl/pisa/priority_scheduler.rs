@@ -90,6 +90,7 @@
 //! A popped id's `queued` bit is read when the id is registered, not from the N-bit vector in
 //! the load's cycle.
 
+use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
 use crate::Blank;
@@ -207,13 +208,13 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     s1_res_position: DFF<Bits<4>>,
     s1_res_received: DFF<Bits<8>>,
     s1_res_total: DFF<Bits<8>>,
-    inserts: DFF<Bits<32>>,
-    removes: DFF<Bits<32>>,
-    unknown_removes: DFF<Bits<32>>,
-    grants: DFF<Bits<32>>,
-    fifo_enters: DFF<Bits<32>>,
-    skipped: DFF<Bits<32>>,
-    close_arrivals: DFF<Bits<32>>,
+    inserts: WrappingCounter<32>,
+    removes: WrappingCounter<32>,
+    unknown_removes: WrappingCounter<32>,
+    grants: WrappingCounter<32>,
+    fifo_enters: WrappingCounter<32>,
+    skipped: WrappingCounter<32>,
+    close_arrivals: WrappingCounter<32>,
     // ---- Step 1: FIFO load.
     ld: Signal<Local, Bit>,
     ld_rr: Signal<Local, Bits<16>>,
@@ -393,15 +394,23 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             s1_res_offset,
             s1_res_position,
             s1_res_received,
-            s1_res_total,
-            inserts,
-            removes,
-            unknown_removes,
-            grants,
-            fifo_enters,
-            skipped,
-            close_arrivals
+            s1_res_total
         );
+        clock!(self, clock, close_arrivals, fifo_enters, grants, inserts, removes, skipped, unknown_removes);
+        self.close_arrivals.reset.next = self.reset.val();
+        self.close_arrivals.increment.next = false;
+        self.fifo_enters.reset.next = self.reset.val();
+        self.fifo_enters.increment.next = false;
+        self.grants.reset.next = self.reset.val();
+        self.grants.increment.next = false;
+        self.inserts.reset.next = self.reset.val();
+        self.inserts.increment.next = false;
+        self.removes.reset.next = self.reset.val();
+        self.removes.increment.next = false;
+        self.skipped.reset.next = self.reset.val();
+        self.skipped.increment.next = false;
+        self.unknown_removes.reset.next = self.reset.val();
+        self.unknown_removes.increment.next = false;
         for i in 0..16 {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_id[i].clock.next = self.clock.val();
@@ -746,25 +755,25 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
 
         // ---- Counters.
         if self.new_msg.val() {
-            self.inserts.d.next = self.inserts.q.val() + 1;
+            self.inserts.increment.next = true;
         }
         if self.to_fifo.val() {
-            self.fifo_enters.d.next = self.fifo_enters.q.val() + 1;
+            self.fifo_enters.increment.next = true;
         }
         if self.skip.val() {
-            self.skipped.d.next = self.skipped.q.val() + 1;
+            self.skipped.increment.next = true;
         }
         if self.rm_known.val() {
-            self.removes.d.next = self.removes.q.val() + 1;
+            self.removes.increment.next = true;
         }
         if self.rm_unknown.val() {
-            self.unknown_removes.d.next = self.unknown_removes.q.val() + 1;
+            self.unknown_removes.increment.next = true;
         }
         if self.any_chosen.val() {
-            self.grants.d.next = self.grants.q.val() + 1;
+            self.grants.increment.next = true;
         }
         if self.is_arrive.val() & (!self.decide.val()) {
-            self.close_arrivals.d.next = self.close_arrivals.q.val() + 1;
+            self.close_arrivals.increment.next = true;
         }
 
         // ---- Outputs.
@@ -775,13 +784,13 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.res_position.next = self.s1_res_position.q.val();
         self.res_received.next = self.s1_res_received.q.val();
         self.res_total.next = self.s1_res_total.q.val();
-        self.inserts_count.next = self.inserts.q.val();
-        self.removes_count.next = self.removes.q.val();
-        self.unknown_removes_count.next = self.unknown_removes.q.val();
-        self.grants_count.next = self.grants.q.val();
-        self.fifo_enters_count.next = self.fifo_enters.q.val();
-        self.skipped_arrivals_count.next = self.skipped.q.val();
-        self.close_arrivals_count.next = self.close_arrivals.q.val();
+        self.inserts_count.next = self.inserts.count.val();
+        self.removes_count.next = self.removes.count.val();
+        self.unknown_removes_count.next = self.unknown_removes.count.val();
+        self.grants_count.next = self.grants.count.val();
+        self.fifo_enters_count.next = self.fifo_enters.count.val();
+        self.skipped_arrivals_count.next = self.skipped.count.val();
+        self.close_arrivals_count.next = self.close_arrivals.count.val();
         self.occupancy_count.bitmap.next = self.valid_chain[16].val();
         self.occupancy.next = self.occupancy_count.count.val();
         self.fifo_level.next = self.fifo_count.q.val();
@@ -807,13 +816,6 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.lv_valid.d.next = false;
             self.s1_res_valid.d.next = false;
             self.s1_res_grant.d.next = false;
-            self.inserts.d.next = 0.into();
-            self.removes.d.next = 0.into();
-            self.unknown_removes.d.next = 0.into();
-            self.grants.d.next = 0.into();
-            self.fifo_enters.d.next = 0.into();
-            self.skipped.d.next = 0.into();
-            self.close_arrivals.d.next = 0.into();
             self.fifo_ids.write_enable.next = false;
             self.wait_rr.write_enable.next = false;
             self.wait_tg.write_enable.next = false;

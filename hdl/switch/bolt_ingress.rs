@@ -88,6 +88,7 @@
 //! The last-arrival time needs no forwarding: it is read and written in the same cycle (s0), so the
 //! read returns the previous packet's time even when that packet was one cycle earlier.
 
+use crate::common::event_counter::WrappingCounter;
 use crate::switch::bolt_header::Q_SIZE_MAX;
 use crate::switch::supply_unit::{SupplyMode, SupplyUnit};
 use crate::Blank;
@@ -237,12 +238,12 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     s3_token: DFF<Bits<24>>,
     s3_wrote: DFF<Bit>,
     // Counters.
-    bad_ports: DFF<Bits<32>>,
-    not_bolts: DFF<Bits<32>>,
-    srcs: DFF<Bits<32>>,
-    pru_tokens: DFF<Bits<32>>,
-    pru_grants: DFF<Bits<32>>,
-    supply_grants: DFF<Bits<32>>,
+    bad_ports: WrappingCounter<32>,
+    not_bolts: WrappingCounter<32>,
+    srcs: WrappingCounter<32>,
+    pru_tokens: WrappingCounter<32>,
+    pru_grants: WrappingCounter<32>,
+    supply_grants: WrappingCounter<32>,
     // Stage 0 locals.
     s0_port: Signal<Local, Bits<PW>>,
     s0_port_ok: Signal<Local, Bit>,
@@ -354,14 +355,21 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             s3_len,
             s3_pru,
             s3_token,
-            s3_wrote,
-            bad_ports,
-            not_bolts,
-            srcs,
-            pru_tokens,
-            pru_grants,
-            supply_grants
+            s3_wrote
         );
+        clock!(self, clock, bad_ports, not_bolts, pru_grants, pru_tokens, srcs, supply_grants);
+        self.bad_ports.reset.next = self.reset.val();
+        self.bad_ports.increment.next = false;
+        self.not_bolts.reset.next = self.reset.val();
+        self.not_bolts.increment.next = false;
+        self.pru_grants.reset.next = self.reset.val();
+        self.pru_grants.increment.next = false;
+        self.pru_tokens.reset.next = self.reset.val();
+        self.pru_tokens.increment.next = false;
+        self.srcs.reset.next = self.reset.val();
+        self.srcs.increment.next = false;
+        self.supply_grants.reset.next = self.reset.val();
+        self.supply_grants.increment.next = false;
         self.last_arrival_mem.read_clock.next = self.clock.val();
         self.last_arrival_mem.write_clock.next = self.clock.val();
         self.port_cfg_mem.read_clock.next = self.clock.val();
@@ -396,10 +404,10 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             self.seen.d.next = self.seen.q.val().replace_bit(self.s0_port.val().index(), true);
         }
         if self.in_valid.val() & (!self.s0_port_ok.val()) {
-            self.bad_ports.d.next = self.bad_ports.q.val() + 1;
+            self.bad_ports.increment.next = true;
         }
         if (self.in_valid.val() & self.s0_port_ok.val()) & (!self.in_bolt.val()) {
-            self.not_bolts.d.next = self.not_bolts.q.val() + 1;
+            self.not_bolts.increment.next = true;
         }
 
         // ---- s1: inter-arrival time → supply unit; read the port's tokens.
@@ -516,16 +524,16 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         }
         self.s3_wrote.d.next = self.s2_is_data.val();
         if self.s2_src.val() {
-            self.srcs.d.next = self.srcs.q.val() + 1;
+            self.srcs.increment.next = true;
         }
         if self.s2_pru_made.val() {
-            self.pru_tokens.d.next = self.pru_tokens.q.val() + 1;
+            self.pru_tokens.increment.next = true;
         }
         if self.s2_pru_grant.val() {
-            self.pru_grants.d.next = self.pru_grants.q.val() + 1;
+            self.pru_grants.increment.next = true;
         }
         if self.s2_supply_grant.val() {
-            self.supply_grants.d.next = self.supply_grants.q.val() + 1;
+            self.supply_grants.increment.next = true;
         }
 
         // ---- s3: outputs.
@@ -540,12 +548,12 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         self.out_pkt_len.next = self.s3_len.q.val();
         self.out_pru_token.next = self.s3_pru.q.val();
         self.out_supply_token.next = self.s3_token.q.val();
-        self.bad_port_count.next = self.bad_ports.q.val();
-        self.not_bolt_count.next = self.not_bolts.q.val();
-        self.src_count.next = self.srcs.q.val();
-        self.pru_token_count.next = self.pru_tokens.q.val();
-        self.pru_grant_count.next = self.pru_grants.q.val();
-        self.supply_grant_count.next = self.supply_grants.q.val();
+        self.bad_port_count.next = self.bad_ports.count.val();
+        self.not_bolt_count.next = self.not_bolts.count.val();
+        self.src_count.next = self.srcs.count.val();
+        self.pru_token_count.next = self.pru_tokens.count.val();
+        self.pru_grant_count.next = self.pru_grants.count.val();
+        self.supply_grant_count.next = self.supply_grants.count.val();
 
         if self.reset.val() {
             self.seen.d.next = 0.into();
@@ -555,12 +563,6 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             self.s3_drop.d.next = false;
             self.s3_src.d.next = false;
             self.s3_wrote.d.next = false;
-            self.bad_ports.d.next = 0.into();
-            self.not_bolts.d.next = 0.into();
-            self.srcs.d.next = 0.into();
-            self.pru_tokens.d.next = 0.into();
-            self.pru_grants.d.next = 0.into();
-            self.supply_grants.d.next = 0.into();
         }
     }
 }

@@ -66,6 +66,7 @@
 //! out, i.e. a frame of `n` bytes every `ceil(n / 8)` cycles, no bubbles between frames. An SRC
 //! takes `ceil(max(60, 43 + N) / 8)` beats on its own stream (8 for N = 16, 10 for N = 32).
 
+use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
 use crate::switch::bolt_ingress::{BoltIngress, BoltParams};
@@ -162,12 +163,12 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     head_shown: DFF<Bit>,
     cycle_count: DFF<Bits<16>>,
     // Counters.
-    not_ipv4s: DFF<Bits<32>>,
-    wrong_protocols: DFF<Bits<32>>,
-    too_shorts: DFF<Bits<32>>,
-    srcs_sent: DFF<Bits<32>>,
-    srcs_dropped: DFF<Bits<32>>,
-    length_mismatches: DFF<Bits<32>>,
+    not_ipv4s: WrappingCounter<32>,
+    wrong_protocols: WrappingCounter<32>,
+    too_shorts: WrappingCounter<32>,
+    srcs_sent: WrappingCounter<32>,
+    srcs_dropped: WrappingCounter<32>,
+    length_mismatches: WrappingCounter<32>,
     // Locals.
     room: Signal<Local, Bit>,
     accept: Signal<Local, Bit>,
@@ -308,14 +309,21 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             src_dest,
             out_beat,
             head_shown,
-            cycle_count,
-            not_ipv4s,
-            wrong_protocols,
-            too_shorts,
-            srcs_sent,
-            srcs_dropped,
-            length_mismatches
+            cycle_count
         );
+        clock!(self, clock, length_mismatches, not_ipv4s, srcs_dropped, srcs_sent, too_shorts, wrong_protocols);
+        self.length_mismatches.reset.next = self.reset.val();
+        self.length_mismatches.increment.next = false;
+        self.not_ipv4s.reset.next = self.reset.val();
+        self.not_ipv4s.increment.next = false;
+        self.srcs_dropped.reset.next = self.reset.val();
+        self.srcs_dropped.increment.next = false;
+        self.srcs_sent.reset.next = self.reset.val();
+        self.srcs_sent.increment.next = false;
+        self.too_shorts.reset.next = self.reset.val();
+        self.too_shorts.increment.next = false;
+        self.wrong_protocols.reset.next = self.reset.val();
+        self.wrong_protocols.increment.next = false;
         clock!(self, clock, core, data_fifo, decision_fifo);
         self.core.reset.next = self.reset.val();
         self.data_fifo.reset.next = self.reset.val();
@@ -441,7 +449,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // At its last beat a Bolt frame's length is checked against its demand; the decision
         // made on the demand stands, the disagreement is counted.
         if ((self.accept.val() & self.s_axis_tlast.val()) & self.is_bolt.val()) & (self.frame_bytes_now.val() != self.pkt_len_now.val()) {
-            self.length_mismatches.d.next = self.length_mismatches.q.val() + 1;
+            self.length_mismatches.increment.next = true;
         }
         if self.accept.val() {
             self.in_header.d.next = self.header_merged.val();
@@ -474,11 +482,11 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         if self.descriptor_fire.val() & (!self.is_bolt.val()) {
             if !(self.ethertype_now.val()) {
-                self.not_ipv4s.d.next = self.not_ipv4s.q.val() + 1;
+                self.not_ipv4s.increment.next = true;
             } else if !(self.protocol_now.val()) {
-                self.wrong_protocols.d.next = self.wrong_protocols.q.val() + 1;
+                self.wrong_protocols.increment.next = true;
             } else {
-                self.too_shorts.d.next = self.too_shorts.q.val() + 1;
+                self.too_shorts.increment.next = true;
             }
         }
 
@@ -585,11 +593,11 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         if self.src_done.val() {
             self.src_busy.d.next = false;
-            self.srcs_sent.d.next = self.srcs_sent.q.val() + 1;
+            self.srcs_sent.increment.next = true;
         }
         if self.core.out_valid.val() & self.core.out_src.val() {
             if self.src_busy.q.val() & (!self.src_done.val()) {
-                self.srcs_dropped.d.next = self.srcs_dropped.q.val() + 1;
+                self.srcs_dropped.increment.next = true;
             } else {
                 self.src_busy.d.next = true;
                 self.src_beat.d.next = 0.into();
@@ -615,12 +623,12 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.pru_token_count.next = self.core.pru_token_count.val();
         self.pru_grant_count.next = self.core.pru_grant_count.val();
         self.supply_grant_count.next = self.core.supply_grant_count.val();
-        self.not_ipv4_count.next = self.not_ipv4s.q.val();
-        self.wrong_protocol_count.next = self.wrong_protocols.q.val();
-        self.too_short_count.next = self.too_shorts.q.val();
-        self.src_sent_count.next = self.srcs_sent.q.val();
-        self.src_dropped_count.next = self.srcs_dropped.q.val();
-        self.length_mismatch_count.next = self.length_mismatches.q.val();
+        self.not_ipv4_count.next = self.not_ipv4s.count.val();
+        self.wrong_protocol_count.next = self.wrong_protocols.count.val();
+        self.too_short_count.next = self.too_shorts.count.val();
+        self.src_sent_count.next = self.srcs_sent.count.val();
+        self.src_dropped_count.next = self.srcs_dropped.count.val();
+        self.length_mismatch_count.next = self.length_mismatches.count.val();
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();
@@ -631,12 +639,6 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             self.src_beat.d.next = 0.into();
             self.out_beat.d.next = 0.into();
             self.head_shown.d.next = false;
-            self.not_ipv4s.d.next = 0.into();
-            self.wrong_protocols.d.next = 0.into();
-            self.too_shorts.d.next = 0.into();
-            self.srcs_sent.d.next = 0.into();
-            self.srcs_dropped.d.next = 0.into();
-            self.length_mismatches.d.next = 0.into();
             self.in_bytes.d.next = 0.into();
         }
     }

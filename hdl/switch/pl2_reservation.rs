@@ -82,6 +82,7 @@
 //! two 64 × 32-bit counter arrays), 8 LUT levels (the release-at-0 check after operation 1's
 //! forwarding multiplexer). `nanotransport synth --config pl2-reservation-64p` prints the table.
 
+use crate::common::event_counter::WrappingCounter;
 use crate::switch::timeslot_counters::TimeslotCounters;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -175,14 +176,14 @@ pub struct Pl2Reservation<const P: usize, const PW: usize> {
     s3_send_timeslot: DFF<Bits<32>>,
     s3_recv_timeslot: DFF<Bits<32>>,
     // Counts.
-    rsvs: DFF<Bits<32>>,
-    datas: DFF<Bits<32>>,
-    refused: DFF<Bits<32>>,
-    bad_ports: DFF<Bits<32>>,
-    bad_demands: DFF<Bits<32>>,
-    clamped: DFF<Bits<32>>,
-    underflows: DFF<Bits<32>>,
-    saturations: DFF<Bits<32>>,
+    rsvs: WrappingCounter<32>,
+    datas: WrappingCounter<32>,
+    refused: WrappingCounter<32>,
+    bad_ports: WrappingCounter<32>,
+    bad_demands: WrappingCounter<32>,
+    clamped: WrappingCounter<32>,
+    underflows: WrappingCounter<32>,
+    saturations: WrappingCounter<32>,
     // s0 locals.
     s0_ports_ok: Signal<Local, Bit>,
     s0_reserve: Signal<Local, Bit>,
@@ -245,16 +246,25 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
             s3_grant,
             s3_demand,
             s3_send_timeslot,
-            s3_recv_timeslot,
-            rsvs,
-            datas,
-            refused,
-            bad_ports,
-            bad_demands,
-            clamped,
-            underflows,
-            saturations
+            s3_recv_timeslot
         );
+        clock!(self, clock, bad_demands, bad_ports, clamped, datas, refused, rsvs, saturations, underflows);
+        self.bad_demands.reset.next = self.reset.val();
+        self.bad_demands.increment.next = false;
+        self.bad_ports.reset.next = self.reset.val();
+        self.bad_ports.increment.next = false;
+        self.clamped.reset.next = self.reset.val();
+        self.clamped.increment.next = false;
+        self.datas.reset.next = self.reset.val();
+        self.datas.increment.next = false;
+        self.refused.reset.next = self.reset.val();
+        self.refused.increment.next = false;
+        self.rsvs.reset.next = self.reset.val();
+        self.rsvs.increment.next = false;
+        self.saturations.reset.next = self.reset.val();
+        self.saturations.increment.next = false;
+        self.underflows.reset.next = self.reset.val();
+        self.underflows.increment.next = false;
         self.out_reservation.clock.next = self.clock.val();
         self.out_reservation.reset.next = self.reset.val();
         self.in_reservation.clock.next = self.clock.val();
@@ -289,13 +299,13 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
         self.s1_demand.d.next = self.s0_demand.val();
         self.s1_drop.d.next = (!self.s0_ports_ok.val()) | self.s0_bad_demand.val();
         if self.in_valid.val() & (!self.s0_ports_ok.val()) {
-            self.bad_ports.d.next = self.bad_ports.q.val() + 1;
+            self.bad_ports.increment.next = true;
         }
         if (self.in_valid.val() & self.s0_ports_ok.val()) & self.s0_bad_demand.val() {
-            self.bad_demands.d.next = self.bad_demands.q.val() + 1;
+            self.bad_demands.increment.next = true;
         }
         if ((self.in_valid.val() & self.s0_ports_ok.val()) & self.s0_reserve.val()) & (self.in_demand.val() > self.s0_demand.val()) {
-            self.clamped.d.next = self.clamped.q.val() + 1;
+            self.clamped.increment.next = true;
         }
 
         // ---- s1: operation 1 answers; operation 2's read (skipped for a refused packet).
@@ -319,7 +329,7 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
         self.s2_underflow.d.next = self.s1_pass.val() & self.out_reservation.resp_underflow.val();
         self.s2_saturated.d.next = self.s1_pass.val() & self.out_reservation.resp_saturated.val();
         if self.out_reservation.resp_valid.val() & self.out_reservation.resp_refused.val() {
-            self.refused.d.next = self.refused.q.val() + 1;
+            self.refused.increment.next = true;
         }
 
         // ---- s2: operation 2 answers.
@@ -338,16 +348,16 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
             self.s3_demand.d.next = self.s2_demand.q.val();
             self.s3_send_timeslot.d.next = self.in_reservation.resp_old.val();
             self.s3_recv_timeslot.d.next = self.s2_recv_timeslot.q.val();
-            self.rsvs.d.next = self.rsvs.q.val() + 1;
+            self.rsvs.increment.next = true;
         }
         if self.s2_data.val() {
-            self.datas.d.next = self.datas.q.val() + 1;
+            self.datas.increment.next = true;
         }
         if self.s2_underflow.q.val() | (self.in_reservation.resp_valid.val() & self.in_reservation.resp_underflow.val()) {
-            self.underflows.d.next = self.underflows.q.val() + 1;
+            self.underflows.increment.next = true;
         }
         if self.s2_saturated.q.val() | (self.in_reservation.resp_valid.val() & self.in_reservation.resp_saturated.val()) {
-            self.saturations.d.next = self.saturations.q.val() + 1;
+            self.saturations.increment.next = true;
         }
 
         // ---- s3: outputs.
@@ -360,14 +370,14 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
         self.out_demand.next = self.s3_demand.q.val();
         self.out_send_timeslot.next = self.s3_send_timeslot.q.val();
         self.out_recv_timeslot.next = self.s3_recv_timeslot.q.val();
-        self.rsv_count.next = self.rsvs.q.val();
-        self.data_count.next = self.datas.q.val();
-        self.refused_count.next = self.refused.q.val();
-        self.bad_port_count.next = self.bad_ports.q.val();
-        self.bad_demand_count.next = self.bad_demands.q.val();
-        self.clamped_count.next = self.clamped.q.val();
-        self.underflow_count.next = self.underflows.q.val();
-        self.saturated_count.next = self.saturations.q.val();
+        self.rsv_count.next = self.rsvs.count.val();
+        self.data_count.next = self.datas.count.val();
+        self.refused_count.next = self.refused.count.val();
+        self.bad_port_count.next = self.bad_ports.count.val();
+        self.bad_demand_count.next = self.bad_demands.count.val();
+        self.clamped_count.next = self.clamped.count.val();
+        self.underflow_count.next = self.underflows.count.val();
+        self.saturated_count.next = self.saturations.count.val();
 
         if self.reset.val() {
             self.s1_valid.d.next = false;
@@ -377,14 +387,6 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
             self.s3_valid.d.next = false;
             self.s3_grant.d.next = false;
             self.s3_drop.d.next = false;
-            self.rsvs.d.next = 0.into();
-            self.datas.d.next = 0.into();
-            self.refused.d.next = 0.into();
-            self.bad_ports.d.next = 0.into();
-            self.bad_demands.d.next = 0.into();
-            self.clamped.d.next = 0.into();
-            self.underflows.d.next = 0.into();
-            self.saturations.d.next = 0.into();
         }
     }
 }

@@ -5,8 +5,8 @@
 //! [`rust_hdl::prelude::simulate`], and the clock is toggled by hand.
 
 use nanotransport_hdl::common::{
-    bitmap_all_any::BitmapAllAny, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot, ones_until::OnesUntil,
-    popcount::Popcount, skid_buffer::SkidBuffer,
+    bitmap_all_any::BitmapAllAny, event_counter::EventCounter, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot,
+    ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
@@ -153,6 +153,8 @@ native_dut!(OneHot<16, 4>, clocked: false, inputs: [index, enable], outputs: [on
 native_dut!(OneHot<128, 7>, clocked: false, inputs: [index, enable], outputs: [onehot]);
 native_dut!(Popcount<64, 7>, clocked: false, inputs: [bitmap], outputs: [count]);
 native_dut!(BitmapAllAny<64>, clocked: false, inputs: [bitmap], outputs: [all, any]);
+native_dut!(EventCounter<4, false>, clocked: true, inputs: [reset, increment], outputs: [count]);
+native_dut!(EventCounter<4, true>, clocked: true, inputs: [reset, increment], outputs: [count]);
 
 macro_rules! free_list_dut {
     ($($n:literal, $iw:literal);*) => {$(

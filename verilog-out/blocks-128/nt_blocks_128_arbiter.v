@@ -69,12 +69,14 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
     reg  burst_used$d;
     wire  burst_used$q;
     reg  burst_used$clock;
-    reg  [15:0] cnt_ctrl$d;
-    wire  [15:0] cnt_ctrl$q;
     reg  cnt_ctrl$clock;
-    reg  [15:0] cnt_data$d;
-    wire  [15:0] cnt_data$q;
+    reg  cnt_ctrl$reset;
+    reg  cnt_ctrl$increment;
+    wire  [15:0] cnt_ctrl$count;
     reg  cnt_data$clock;
+    reg  cnt_data$reset;
+    reg  cnt_data$increment;
+    wire  [15:0] cnt_data$count;
 
     // Local signals
     reg  [7:0] ctrl_run_next;
@@ -105,14 +107,16 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         .clock(burst_used$clock)
     );
     nt_blocks_128_arbiter$cnt_ctrl cnt_ctrl(
-        .d(cnt_ctrl$d),
-        .q(cnt_ctrl$q),
-        .clock(cnt_ctrl$clock)
+        .clock(cnt_ctrl$clock),
+        .reset(cnt_ctrl$reset),
+        .increment(cnt_ctrl$increment),
+        .count(cnt_ctrl$count)
     );
     nt_blocks_128_arbiter$cnt_data cnt_data(
-        .d(cnt_data$d),
-        .q(cnt_data$q),
-        .clock(cnt_data$clock)
+        .clock(cnt_data$clock),
+        .reset(cnt_data$reset),
+        .increment(cnt_data$increment),
+        .count(cnt_data$count)
     );
 
     // Update code
@@ -121,14 +125,16 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         from_data$clock = clock;
         ctrl_run$clock = clock;
         burst_used$clock = clock;
-        cnt_ctrl$clock = clock;
-        cnt_data$clock = clock;
         in_packet$d = in_packet$q;
         from_data$d = from_data$q;
         ctrl_run$d = ctrl_run$q;
         burst_used$d = burst_used$q;
-        cnt_ctrl$d = cnt_ctrl$q;
-        cnt_data$d = cnt_data$q;
+        cnt_ctrl$clock = clock;
+        cnt_data$clock = clock;
+        cnt_ctrl$reset = reset;
+        cnt_ctrl$increment = 1'b0;
+        cnt_data$reset = reset;
+        cnt_data$increment = 1'b0;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
@@ -181,17 +187,13 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
             from_data$d = use_data;
             if (use_data) begin
                 ctrl_run_next = 32'h0;
-                if (cnt_data$q != 32'hffff) begin
-                    cnt_data$d = cnt_data$q + 32'h1;
-                end
+                cnt_data$increment = 1'b1;
             end
             else begin
                 if (ctrl_run$q != 32'hff) begin
                     ctrl_run_next = ctrl_run$q + 32'h1;
                 end
-                if (cnt_ctrl$q != 32'hffff) begin
-                    cnt_ctrl$d = cnt_ctrl$q + 32'h1;
-                end
+                cnt_ctrl$increment = 1'b1;
             end
         end
         ctrl_run$d = ctrl_run_next;
@@ -199,14 +201,12 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
-        ctrl_packet_count = cnt_ctrl$q;
-        data_packet_count = cnt_data$q;
+        ctrl_packet_count = cnt_ctrl$count;
+        data_packet_count = cnt_data$count;
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
             burst_used$d = 1'b0;
-            cnt_ctrl$d = 32'h0;
-            cnt_data$d = 32'h0;
         end
     end
 
@@ -232,26 +232,47 @@ module nt_blocks_128_arbiter$burst_used(d,q,clock);
 endmodule // nt_blocks_128_arbiter$burst_used
 
 
-module nt_blocks_128_arbiter$cnt_ctrl(d,q,clock);
+module nt_blocks_128_arbiter$cnt_ctrl(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_arbiter$cnt_ctrl$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_arbiter$cnt_ctrl
 
 
-module nt_blocks_128_arbiter$cnt_data(d,q,clock);
+module nt_blocks_128_arbiter$cnt_ctrl$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -267,7 +288,66 @@ module nt_blocks_128_arbiter$cnt_data(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_128_arbiter$cnt_ctrl$value
+
+
+module nt_blocks_128_arbiter$cnt_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_arbiter$cnt_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_128_arbiter$cnt_data
+
+
+module nt_blocks_128_arbiter$cnt_data$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_arbiter$cnt_data$value
 
 
 module nt_blocks_128_arbiter$ctrl_run(d,q,clock);

@@ -20,9 +20,10 @@ module nt_blocks_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -47,9 +48,10 @@ module nt_blocks_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free
         .clock(pending$clock)
     );
     nt_blocks_128_free_list$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_free_list$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -67,17 +69,18 @@ module nt_blocks_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -86,20 +89,59 @@ module nt_blocks_128_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_free_list
 
 
-module nt_blocks_128_free_list$double_frees(d,q,clock);
+module nt_blocks_128_free_list$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_free_list$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_free_list$double_frees
+
+
+module nt_blocks_128_free_list$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -115,7 +157,7 @@ module nt_blocks_128_free_list$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_free_list$double_frees
+endmodule // nt_blocks_128_free_list$double_frees$value
 
 
 module nt_blocks_128_free_list$freed(index,enable,onehot);

@@ -271,36 +271,46 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  [31:0] c_zero_len$d;
-    wire  [31:0] c_zero_len$q;
     reg  c_zero_len$clock;
-    reg  [31:0] c_too_long$d;
-    wire  [31:0] c_too_long$q;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
     reg  c_too_long$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_len_mismatch$d;
-    wire  [31:0] c_len_mismatch$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_len_mismatch$clock;
-    reg  [31:0] c_no_id$d;
-    wire  [31:0] c_no_id$q;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
     reg  c_no_id$clock;
-    reg  [31:0] c_no_buffer$d;
-    wire  [31:0] c_no_buffer$q;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
     reg  c_no_buffer$clock;
-    reg  [31:0] c_bucket_full$d;
-    wire  [31:0] c_bucket_full$q;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
     reg  c_bucket_full$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_recent$d;
-    wire  [31:0] c_recent$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_recent$clock;
-    reg  [31:0] c_fallback$d;
-    wire  [31:0] c_fallback$q;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
     reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
     reg  [63:0] missing_ffs$bitmap;
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
@@ -779,54 +789,64 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         .clock(r_sched_gen$clock)
     );
     nt_blocks_128_get_rx_msg_info$c_zero_len c_zero_len(
-        .d(c_zero_len$d),
-        .q(c_zero_len$q),
-        .clock(c_zero_len$clock)
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
     );
     nt_blocks_128_get_rx_msg_info$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
     );
     nt_blocks_128_get_rx_msg_info$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_blocks_128_get_rx_msg_info$c_len_mismatch c_len_mismatch(
-        .d(c_len_mismatch$d),
-        .q(c_len_mismatch$q),
-        .clock(c_len_mismatch$clock)
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
     );
     nt_blocks_128_get_rx_msg_info$c_no_id c_no_id(
-        .d(c_no_id$d),
-        .q(c_no_id$q),
-        .clock(c_no_id$clock)
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
     );
     nt_blocks_128_get_rx_msg_info$c_no_buffer c_no_buffer(
-        .d(c_no_buffer$d),
-        .q(c_no_buffer$q),
-        .clock(c_no_buffer$clock)
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
     );
     nt_blocks_128_get_rx_msg_info$c_bucket_full c_bucket_full(
-        .d(c_bucket_full$d),
-        .q(c_bucket_full$q),
-        .clock(c_bucket_full$clock)
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
     );
     nt_blocks_128_get_rx_msg_info$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_blocks_128_get_rx_msg_info$c_recent c_recent(
-        .d(c_recent$d),
-        .q(c_recent$q),
-        .clock(c_recent$clock)
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
     );
     nt_blocks_128_get_rx_msg_info$c_fallback c_fallback(
-        .d(c_fallback$d),
-        .q(c_fallback$q),
-        .clock(c_fallback$clock)
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
     );
     nt_blocks_128_get_rx_msg_info$missing_ffs missing_ffs(
         .bitmap(missing_ffs$bitmap),
@@ -1060,16 +1080,6 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         r_sched$clock = clock;
         r_sched_slot$clock = clock;
         r_sched_gen$clock = clock;
-        c_zero_len$clock = clock;
-        c_too_long$clock = clock;
-        c_bad_offset$clock = clock;
-        c_len_mismatch$clock = clock;
-        c_no_id$clock = clock;
-        c_no_buffer$clock = clock;
-        c_bucket_full$clock = clock;
-        c_duplicate$clock = clock;
-        c_recent$clock = clock;
-        c_fallback$clock = clock;
         ap_found$clock = clock;
         ap_miss$clock = clock;
         ap_alloc$clock = clock;
@@ -1135,16 +1145,6 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         r_sched$d = r_sched$q;
         r_sched_slot$d = r_sched_slot$q;
         r_sched_gen$d = r_sched_gen$q;
-        c_zero_len$d = c_zero_len$q;
-        c_too_long$d = c_too_long$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_len_mismatch$d = c_len_mismatch$q;
-        c_no_id$d = c_no_id$q;
-        c_no_buffer$d = c_no_buffer$q;
-        c_bucket_full$d = c_bucket_full$q;
-        c_duplicate$d = c_duplicate$q;
-        c_recent$d = c_recent$q;
-        c_fallback$d = c_fallback$q;
         ap_found$d = ap_found$q;
         ap_miss$d = ap_miss$q;
         ap_alloc$d = ap_alloc$q;
@@ -1172,6 +1172,36 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         o_sched$d = o_sched$q;
         o_sched_slot$d = o_sched_slot$q;
         o_sched_gen$d = o_sched_gen$q;
+        c_bad_offset$clock = clock;
+        c_bucket_full$clock = clock;
+        c_duplicate$clock = clock;
+        c_fallback$clock = clock;
+        c_len_mismatch$clock = clock;
+        c_no_buffer$clock = clock;
+        c_no_id$clock = clock;
+        c_recent$clock = clock;
+        c_too_long$clock = clock;
+        c_zero_len$clock = clock;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_bucket_full$reset = reset;
+        c_bucket_full$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_fallback$reset = reset;
+        c_fallback$increment = 1'b0;
+        c_len_mismatch$reset = reset;
+        c_len_mismatch$increment = 1'b0;
+        c_no_buffer$reset = reset;
+        c_no_buffer$increment = 1'b0;
+        c_no_id$reset = reset;
+        c_no_id$increment = 1'b0;
+        c_recent$reset = reset;
+        c_recent$increment = 1'b0;
+        c_too_long$reset = reset;
+        c_too_long$increment = 1'b0;
+        c_zero_len$reset = reset;
+        c_zero_len$increment = 1'b0;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -1238,16 +1268,16 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
-        fail_zero_len_count = c_zero_len$q;
-        fail_too_long_count = c_too_long$q;
-        fail_bad_offset_count = c_bad_offset$q;
-        fail_len_mismatch_count = c_len_mismatch$q;
-        fail_no_id_count = c_no_id$q;
-        fail_no_buffer_count = c_no_buffer$q;
-        fail_bucket_full_count = c_bucket_full$q;
-        duplicate_count = c_duplicate$q;
-        recent_duplicate_count = c_recent$q;
-        class_fallback_count = c_fallback$q;
+        fail_zero_len_count = c_zero_len$count;
+        fail_too_long_count = c_too_long$count;
+        fail_bad_offset_count = c_bad_offset$count;
+        fail_len_mismatch_count = c_len_mismatch$count;
+        fail_no_id_count = c_no_id$count;
+        fail_no_buffer_count = c_no_buffer$count;
+        fail_bucket_full_count = c_bucket_full$count;
+        duplicate_count = c_duplicate$count;
+        recent_duplicate_count = c_recent$count;
+        class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
@@ -1563,35 +1593,35 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
         live$d = live_set & (~release_mask$onehot);
         if (r_valid$q & (~late_duplicate)) begin
             if (r_reason$q == 32'h1) begin
-                c_zero_len$d = c_zero_len$q + 32'h1;
+                c_zero_len$increment = 1'b1;
             end
             if (r_reason$q == 32'h2) begin
-                c_too_long$d = c_too_long$q + 32'h1;
+                c_too_long$increment = 1'b1;
             end
             if (r_reason$q == 32'h3) begin
-                c_bad_offset$d = c_bad_offset$q + 32'h1;
+                c_bad_offset$increment = 1'b1;
             end
             if (r_reason$q == 32'h4) begin
-                c_len_mismatch$d = c_len_mismatch$q + 32'h1;
+                c_len_mismatch$increment = 1'b1;
             end
             if (r_reason$q == 32'h5) begin
-                c_no_id$d = c_no_id$q + 32'h1;
+                c_no_id$increment = 1'b1;
             end
             if (r_reason$q == 32'h6) begin
-                c_no_buffer$d = c_no_buffer$q + 32'h1;
+                c_no_buffer$increment = 1'b1;
             end
             if (r_reason$q == 32'h7) begin
-                c_bucket_full$d = c_bucket_full$q + 32'h1;
+                c_bucket_full$increment = 1'b1;
             end
         end
         if (ap_duplicate$q) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (late_duplicate) begin
-            c_recent$d = c_recent$q + 32'h1;
+            c_recent$increment = 1'b1;
         end
         if (ap_fallback$q & (~ap_found$q)) begin
-            c_fallback$d = c_fallback$q + 32'h1;
+            c_fallback$increment = 1'b1;
         end
         if (reset) begin
             live$d = 32'h0;
@@ -1608,16 +1638,6 @@ module nt_blocks_128_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_re
             r_sched$d = 1'b0;
             o_valid$d = 1'b0;
             o_sched$d = 1'b0;
-            c_zero_len$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_len_mismatch$d = 32'h0;
-            c_no_id$d = 32'h0;
-            c_no_buffer$d = 32'h0;
-            c_bucket_full$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_recent$d = 32'h0;
-            c_fallback$d = 32'h0;
             ids$alloc_ready = 1'b0;
             class0$alloc_ready = 1'b0;
             class1$alloc_ready = 1'b0;
@@ -1923,26 +1943,47 @@ module nt_blocks_128_get_rx_msg_info$ap_write(d,q,clock);
 endmodule // nt_blocks_128_get_rx_msg_info$ap_write
 
 
-module nt_blocks_128_get_rx_msg_info$c_bad_offset(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_bad_offset(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_bad_offset
 
 
-module nt_blocks_128_get_rx_msg_info$c_bucket_full(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1956,12 +1997,52 @@ module nt_blocks_128_get_rx_msg_info$c_bucket_full(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_bad_offset$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_bucket_full(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_bucket_full$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_bucket_full
 
 
-module nt_blocks_128_get_rx_msg_info$c_duplicate(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_bucket_full$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1975,12 +2056,52 @@ module nt_blocks_128_get_rx_msg_info$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_bucket_full$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_duplicate
 
 
-module nt_blocks_128_get_rx_msg_info$c_fallback(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1994,12 +2115,52 @@ module nt_blocks_128_get_rx_msg_info$c_fallback(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_duplicate$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_fallback(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_fallback$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_fallback
 
 
-module nt_blocks_128_get_rx_msg_info$c_len_mismatch(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_fallback$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2013,12 +2174,52 @@ module nt_blocks_128_get_rx_msg_info$c_len_mismatch(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_fallback$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_len_mismatch(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_len_mismatch$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_len_mismatch
 
 
-module nt_blocks_128_get_rx_msg_info$c_no_buffer(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_len_mismatch$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2032,12 +2233,52 @@ module nt_blocks_128_get_rx_msg_info$c_no_buffer(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_len_mismatch$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_no_buffer(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_no_buffer$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_no_buffer
 
 
-module nt_blocks_128_get_rx_msg_info$c_no_id(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_no_buffer$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2051,12 +2292,52 @@ module nt_blocks_128_get_rx_msg_info$c_no_id(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_no_buffer$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_no_id(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_no_id$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_no_id
 
 
-module nt_blocks_128_get_rx_msg_info$c_recent(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_no_id$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2070,12 +2351,52 @@ module nt_blocks_128_get_rx_msg_info$c_recent(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_no_id$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_recent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_recent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_recent
 
 
-module nt_blocks_128_get_rx_msg_info$c_too_long(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_recent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2089,12 +2410,52 @@ module nt_blocks_128_get_rx_msg_info$c_too_long(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_recent$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_too_long(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_too_long$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$c_too_long
 
 
-module nt_blocks_128_get_rx_msg_info$c_zero_len(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$c_too_long$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2110,7 +2471,66 @@ module nt_blocks_128_get_rx_msg_info$c_zero_len(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_128_get_rx_msg_info$c_too_long$value
+
+
+module nt_blocks_128_get_rx_msg_info$c_zero_len(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$c_zero_len$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_128_get_rx_msg_info$c_zero_len
+
+
+module nt_blocks_128_get_rx_msg_info$c_zero_len$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$c_zero_len$value
 
 
 module nt_blocks_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -2134,9 +2554,10 @@ module nt_blocks_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,all
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -2161,9 +2582,10 @@ module nt_blocks_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,all
         .clock(pending$clock)
     );
     nt_blocks_128_get_rx_msg_info$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_get_rx_msg_info$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -2181,17 +2603,18 @@ module nt_blocks_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,all
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -2200,20 +2623,59 @@ module nt_blocks_128_get_rx_msg_info$class0(clock,reset,alloc_valid,alloc_id,all
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$class0
 
 
-module nt_blocks_128_get_rx_msg_info$class0$double_frees(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$class0$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$class0$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$class0$double_frees
+
+
+module nt_blocks_128_get_rx_msg_info$class0$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2229,7 +2691,7 @@ module nt_blocks_128_get_rx_msg_info$class0$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$class0$double_frees
+endmodule // nt_blocks_128_get_rx_msg_info$class0$double_frees$value
 
 
 module nt_blocks_128_get_rx_msg_info$class0$freed(index,enable,onehot);
@@ -2349,9 +2811,10 @@ module nt_blocks_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,all
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -2376,9 +2839,10 @@ module nt_blocks_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,all
         .clock(pending$clock)
     );
     nt_blocks_128_get_rx_msg_info$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_get_rx_msg_info$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -2396,17 +2860,18 @@ module nt_blocks_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,all
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -2415,20 +2880,59 @@ module nt_blocks_128_get_rx_msg_info$class1(clock,reset,alloc_valid,alloc_id,all
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$class1
 
 
-module nt_blocks_128_get_rx_msg_info$class1$double_frees(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$class1$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$class1$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$class1$double_frees
+
+
+module nt_blocks_128_get_rx_msg_info$class1$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2444,7 +2948,7 @@ module nt_blocks_128_get_rx_msg_info$class1$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$class1$double_frees
+endmodule // nt_blocks_128_get_rx_msg_info$class1$double_frees$value
 
 
 module nt_blocks_128_get_rx_msg_info$class1$freed(index,enable,onehot);
@@ -2564,9 +3068,10 @@ module nt_blocks_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,all
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -2591,9 +3096,10 @@ module nt_blocks_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,all
         .clock(pending$clock)
     );
     nt_blocks_128_get_rx_msg_info$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_get_rx_msg_info$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -2611,17 +3117,18 @@ module nt_blocks_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,all
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -2630,20 +3137,59 @@ module nt_blocks_128_get_rx_msg_info$class2(clock,reset,alloc_valid,alloc_id,all
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$class2
 
 
-module nt_blocks_128_get_rx_msg_info$class2$double_frees(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$class2$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$class2$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$class2$double_frees
+
+
+module nt_blocks_128_get_rx_msg_info$class2$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2659,7 +3205,7 @@ module nt_blocks_128_get_rx_msg_info$class2$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$class2$double_frees
+endmodule // nt_blocks_128_get_rx_msg_info$class2$double_frees$value
 
 
 module nt_blocks_128_get_rx_msg_info$class2$freed(index,enable,onehot);
@@ -2779,9 +3325,10 @@ module nt_blocks_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,all
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -2806,9 +3353,10 @@ module nt_blocks_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,all
         .clock(pending$clock)
     );
     nt_blocks_128_get_rx_msg_info$class3$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_get_rx_msg_info$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -2826,17 +3374,18 @@ module nt_blocks_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,all
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -2845,20 +3394,59 @@ module nt_blocks_128_get_rx_msg_info$class3(clock,reset,alloc_valid,alloc_id,all
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$class3
 
 
-module nt_blocks_128_get_rx_msg_info$class3$double_frees(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$class3$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$class3$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$class3$double_frees
+
+
+module nt_blocks_128_get_rx_msg_info$class3$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -2874,7 +3462,7 @@ module nt_blocks_128_get_rx_msg_info$class3$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$class3$double_frees
+endmodule // nt_blocks_128_get_rx_msg_info$class3$double_frees$value
 
 
 module nt_blocks_128_get_rx_msg_info$class3$freed(index,enable,onehot);
@@ -3250,9 +3838,10 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  [31:0] c_full_wait$d;
-    wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -3514,9 +4103,10 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
         .clock(since_scrub$clock)
     );
     nt_blocks_128_get_rx_msg_info$delivered$c_full_wait c_full_wait(
-        .d(c_full_wait$d),
-        .q(c_full_wait$q),
-        .clock(c_full_wait$clock)
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
     );
 
     // Update code
@@ -3536,7 +4126,6 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
         scrub_bucket$clock = clock;
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
-        c_full_wait$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -3552,7 +4141,9 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
         scrub_bucket$d = scrub_bucket$q;
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
-        c_full_wait$d = c_full_wait$q;
+        c_full_wait$clock = clock;
+        c_full_wait$reset = reset;
+        c_full_wait$increment = 1'b0;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -3585,7 +4176,7 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$q;
+        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -4029,7 +4620,7 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
         if (ins_decide$q & (~place)) begin
             ins_wait$d = 1'b1;
             if (~ins_retry$q) begin
-                c_full_wait$d = c_full_wait$q + 32'h1;
+                c_full_wait$increment = 1'b1;
             end
         end
         if (~init_done$q) begin
@@ -4051,7 +4642,6 @@ module nt_blocks_128_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,lo
             scrub_decide$d = 1'b0;
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
-            c_full_wait$d = 32'h0;
         end
     end
 
@@ -4077,7 +4667,47 @@ module nt_blocks_128_get_rx_msg_info$delivered$alive_epochs(d,q,clock);
 endmodule // nt_blocks_128_get_rx_msg_info$delivered$alive_epochs
 
 
-module nt_blocks_128_get_rx_msg_info$delivered$c_full_wait(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$delivered$c_full_wait(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$delivered$c_full_wait$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$delivered$c_full_wait
+
+
+module nt_blocks_128_get_rx_msg_info$delivered$c_full_wait$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4093,7 +4723,7 @@ module nt_blocks_128_get_rx_msg_info$delivered$c_full_wait(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$delivered$c_full_wait
+endmodule // nt_blocks_128_get_rx_msg_info$delivered$c_full_wait$value
 
 
 module nt_blocks_128_get_rx_msg_info$delivered$epoch(d,q,clock);
@@ -5356,9 +5986,10 @@ module nt_blocks_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [127:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [6:0] lowest_free$index;
@@ -5383,9 +6014,10 @@ module nt_blocks_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_
         .clock(pending$clock)
     );
     nt_blocks_128_get_rx_msg_info$ids$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_128_get_rx_msg_info$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -5403,17 +6035,18 @@ module nt_blocks_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -5422,20 +6055,59 @@ module nt_blocks_128_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_128_get_rx_msg_info$ids
 
 
-module nt_blocks_128_get_rx_msg_info$ids$double_frees(d,q,clock);
+module nt_blocks_128_get_rx_msg_info$ids$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_get_rx_msg_info$ids$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_get_rx_msg_info$ids$double_frees
+
+
+module nt_blocks_128_get_rx_msg_info$ids$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -5451,7 +6123,7 @@ module nt_blocks_128_get_rx_msg_info$ids$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_get_rx_msg_info$ids$double_frees
+endmodule // nt_blocks_128_get_rx_msg_info$ids$double_frees$value
 
 
 module nt_blocks_128_get_rx_msg_info$ids$freed(index,enable,onehot);

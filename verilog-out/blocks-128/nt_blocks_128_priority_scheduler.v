@@ -1387,27 +1387,34 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [7:0] s1_res_total$d;
     wire  [7:0] s1_res_total$q;
     reg  s1_res_total$clock;
-    reg  [31:0] inserts$d;
-    wire  [31:0] inserts$q;
     reg  inserts$clock;
-    reg  [31:0] removes$d;
-    wire  [31:0] removes$q;
+    reg  inserts$reset;
+    reg  inserts$increment;
+    wire  [31:0] inserts$count;
     reg  removes$clock;
-    reg  [31:0] unknown_removes$d;
-    wire  [31:0] unknown_removes$q;
+    reg  removes$reset;
+    reg  removes$increment;
+    wire  [31:0] removes$count;
     reg  unknown_removes$clock;
-    reg  [31:0] grants$d;
-    wire  [31:0] grants$q;
+    reg  unknown_removes$reset;
+    reg  unknown_removes$increment;
+    wire  [31:0] unknown_removes$count;
     reg  grants$clock;
-    reg  [31:0] fifo_enters$d;
-    wire  [31:0] fifo_enters$q;
+    reg  grants$reset;
+    reg  grants$increment;
+    wire  [31:0] grants$count;
     reg  fifo_enters$clock;
-    reg  [31:0] skipped$d;
-    wire  [31:0] skipped$q;
+    reg  fifo_enters$reset;
+    reg  fifo_enters$increment;
+    wire  [31:0] fifo_enters$count;
     reg  skipped$clock;
-    reg  [31:0] close_arrivals$d;
-    wire  [31:0] close_arrivals$q;
+    reg  skipped$reset;
+    reg  skipped$increment;
+    wire  [31:0] skipped$count;
     reg  close_arrivals$clock;
+    reg  close_arrivals$reset;
+    reg  close_arrivals$increment;
+    wire  [31:0] close_arrivals$count;
     reg  [15:0] occupancy_count$bitmap;
     wire  [4:0] occupancy_count$count;
     reg  [15:0] position$0$bitmap;
@@ -4807,39 +4814,46 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .clock(s1_res_total$clock)
     );
     nt_blocks_128_priority_scheduler$inserts inserts(
-        .d(inserts$d),
-        .q(inserts$q),
-        .clock(inserts$clock)
+        .clock(inserts$clock),
+        .reset(inserts$reset),
+        .increment(inserts$increment),
+        .count(inserts$count)
     );
     nt_blocks_128_priority_scheduler$removes removes(
-        .d(removes$d),
-        .q(removes$q),
-        .clock(removes$clock)
+        .clock(removes$clock),
+        .reset(removes$reset),
+        .increment(removes$increment),
+        .count(removes$count)
     );
     nt_blocks_128_priority_scheduler$unknown_removes unknown_removes(
-        .d(unknown_removes$d),
-        .q(unknown_removes$q),
-        .clock(unknown_removes$clock)
+        .clock(unknown_removes$clock),
+        .reset(unknown_removes$reset),
+        .increment(unknown_removes$increment),
+        .count(unknown_removes$count)
     );
     nt_blocks_128_priority_scheduler$grants grants(
-        .d(grants$d),
-        .q(grants$q),
-        .clock(grants$clock)
+        .clock(grants$clock),
+        .reset(grants$reset),
+        .increment(grants$increment),
+        .count(grants$count)
     );
     nt_blocks_128_priority_scheduler$fifo_enters fifo_enters(
-        .d(fifo_enters$d),
-        .q(fifo_enters$q),
-        .clock(fifo_enters$clock)
+        .clock(fifo_enters$clock),
+        .reset(fifo_enters$reset),
+        .increment(fifo_enters$increment),
+        .count(fifo_enters$count)
     );
     nt_blocks_128_priority_scheduler$skipped skipped(
-        .d(skipped$d),
-        .q(skipped$q),
-        .clock(skipped$clock)
+        .clock(skipped$clock),
+        .reset(skipped$reset),
+        .increment(skipped$increment),
+        .count(skipped$count)
     );
     nt_blocks_128_priority_scheduler$close_arrivals close_arrivals(
-        .d(close_arrivals$d),
-        .q(close_arrivals$q),
-        .clock(close_arrivals$clock)
+        .clock(close_arrivals$clock),
+        .reset(close_arrivals$reset),
+        .increment(close_arrivals$increment),
+        .count(close_arrivals$count)
     );
     nt_blocks_128_priority_scheduler$occupancy_count occupancy_count(
         .bitmap(occupancy_count$bitmap),
@@ -4961,13 +4975,6 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         s1_res_position$clock = clock;
         s1_res_received$clock = clock;
         s1_res_total$clock = clock;
-        inserts$clock = clock;
-        removes$clock = clock;
-        unknown_removes$clock = clock;
-        grants$clock = clock;
-        fifo_enters$clock = clock;
-        skipped$clock = clock;
-        close_arrivals$clock = clock;
         queued$d = queued$q;
         in_fifo$d = in_fifo$q;
         done$d = done$q;
@@ -4997,13 +5004,27 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         s1_res_position$d = s1_res_position$q;
         s1_res_received$d = s1_res_received$q;
         s1_res_total$d = s1_res_total$q;
-        inserts$d = inserts$q;
-        removes$d = removes$q;
-        unknown_removes$d = unknown_removes$q;
-        grants$d = grants$q;
-        fifo_enters$d = fifo_enters$q;
-        skipped$d = skipped$q;
-        close_arrivals$d = close_arrivals$q;
+        close_arrivals$clock = clock;
+        fifo_enters$clock = clock;
+        grants$clock = clock;
+        inserts$clock = clock;
+        removes$clock = clock;
+        skipped$clock = clock;
+        unknown_removes$clock = clock;
+        close_arrivals$reset = reset;
+        close_arrivals$increment = 1'b0;
+        fifo_enters$reset = reset;
+        fifo_enters$increment = 1'b0;
+        grants$reset = reset;
+        grants$increment = 1'b0;
+        inserts$reset = reset;
+        inserts$increment = 1'b0;
+        removes$reset = reset;
+        removes$increment = 1'b0;
+        skipped$reset = reset;
+        skipped$increment = 1'b0;
+        unknown_removes$reset = reset;
+        unknown_removes$increment = 1'b0;
         e_valid$0$clock = clock;
         e_id$0$clock = clock;
         e_rem$0$clock = clock;
@@ -16845,25 +16866,25 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         in_fifo$d = in_fifo_b;
         done$d = done_a;
         if (new_msg) begin
-            inserts$d = inserts$q + 32'h1;
+            inserts$increment = 1'b1;
         end
         if (to_fifo) begin
-            fifo_enters$d = fifo_enters$q + 32'h1;
+            fifo_enters$increment = 1'b1;
         end
         if (skip) begin
-            skipped$d = skipped$q + 32'h1;
+            skipped$increment = 1'b1;
         end
         if (rm_known) begin
-            removes$d = removes$q + 32'h1;
+            removes$increment = 1'b1;
         end
         if (rm_unknown) begin
-            unknown_removes$d = unknown_removes$q + 32'h1;
+            unknown_removes$increment = 1'b1;
         end
         if (any_chosen) begin
-            grants$d = grants$q + 32'h1;
+            grants$increment = 1'b1;
         end
         if (is_arrive & (~decide)) begin
-            close_arrivals$d = close_arrivals$q + 32'h1;
+            close_arrivals$increment = 1'b1;
         end
         res_valid = s1_res_valid$q;
         res_grant = s1_res_grant$q;
@@ -16872,13 +16893,13 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         res_position = s1_res_position$q;
         res_received = s1_res_received$q;
         res_total = s1_res_total$q;
-        inserts_count = inserts$q;
-        removes_count = removes$q;
-        unknown_removes_count = unknown_removes$q;
-        grants_count = grants$q;
-        fifo_enters_count = fifo_enters$q;
-        skipped_arrivals_count = skipped$q;
-        close_arrivals_count = close_arrivals$q;
+        inserts_count = inserts$count;
+        removes_count = removes$count;
+        unknown_removes_count = unknown_removes$count;
+        grants_count = grants$count;
+        fifo_enters_count = fifo_enters$count;
+        skipped_arrivals_count = skipped$count;
+        close_arrivals_count = close_arrivals$count;
         occupancy_count$bitmap = valid_chain$16;
         occupancy = occupancy_count$count;
         fifo_level = fifo_count$q;
@@ -16916,13 +16937,6 @@ module nt_blocks_128_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
             lv_valid$d = 1'b0;
             s1_res_valid$d = 1'b0;
             s1_res_grant$d = 1'b0;
-            inserts$d = 32'h0;
-            removes$d = 32'h0;
-            unknown_removes$d = 32'h0;
-            grants$d = 32'h0;
-            fifo_enters$d = 32'h0;
-            skipped$d = 32'h0;
-            close_arrivals$d = 32'h0;
             fifo_ids$write_enable = 1'b0;
             wait_rr$write_enable = 1'b0;
             wait_tg$write_enable = 1'b0;
@@ -16970,7 +16984,47 @@ module nt_blocks_128_priority_scheduler$b2_valid(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$b2_valid
 
 
-module nt_blocks_128_priority_scheduler$close_arrivals(d,q,clock);
+module nt_blocks_128_priority_scheduler$close_arrivals(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$close_arrivals$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$close_arrivals
+
+
+module nt_blocks_128_priority_scheduler$close_arrivals$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -16986,7 +17040,7 @@ module nt_blocks_128_priority_scheduler$close_arrivals(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_priority_scheduler$close_arrivals
+endmodule // nt_blocks_128_priority_scheduler$close_arrivals$value
 
 
 module nt_blocks_128_priority_scheduler$done(d,q,clock);
@@ -18851,7 +18905,47 @@ module nt_blocks_128_priority_scheduler$fifo_count(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$fifo_count
 
 
-module nt_blocks_128_priority_scheduler$fifo_enters(d,q,clock);
+module nt_blocks_128_priority_scheduler$fifo_enters(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$fifo_enters$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$fifo_enters
+
+
+module nt_blocks_128_priority_scheduler$fifo_enters$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -18867,7 +18961,7 @@ module nt_blocks_128_priority_scheduler$fifo_enters(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_priority_scheduler$fifo_enters
+endmodule // nt_blocks_128_priority_scheduler$fifo_enters$value
 
 
 module nt_blocks_128_priority_scheduler$fifo_head(d,q,clock);
@@ -22813,7 +22907,47 @@ module nt_blocks_128_priority_scheduler$g1_received$9(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$g1_received$9
 
 
-module nt_blocks_128_priority_scheduler$grants(d,q,clock);
+module nt_blocks_128_priority_scheduler$grants(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$grants
+
+
+module nt_blocks_128_priority_scheduler$grants$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -22829,7 +22963,7 @@ module nt_blocks_128_priority_scheduler$grants(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_priority_scheduler$grants
+endmodule // nt_blocks_128_priority_scheduler$grants$value
 
 
 module nt_blocks_128_priority_scheduler$in_fifo(d,q,clock);
@@ -22851,7 +22985,47 @@ module nt_blocks_128_priority_scheduler$in_fifo(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$in_fifo
 
 
-module nt_blocks_128_priority_scheduler$inserts(d,q,clock);
+module nt_blocks_128_priority_scheduler$inserts(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$inserts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$inserts
+
+
+module nt_blocks_128_priority_scheduler$inserts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -22867,7 +23041,7 @@ module nt_blocks_128_priority_scheduler$inserts(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_priority_scheduler$inserts
+endmodule // nt_blocks_128_priority_scheduler$inserts$value
 
 
 module nt_blocks_128_priority_scheduler$k_reg(d,q,clock);
@@ -26032,7 +26206,47 @@ module nt_blocks_128_priority_scheduler$r2_valid(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$r2_valid
 
 
-module nt_blocks_128_priority_scheduler$removes(d,q,clock);
+module nt_blocks_128_priority_scheduler$removes(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$removes$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$removes
+
+
+module nt_blocks_128_priority_scheduler$removes$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -26048,7 +26262,7 @@ module nt_blocks_128_priority_scheduler$removes(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_128_priority_scheduler$removes
+endmodule // nt_blocks_128_priority_scheduler$removes$value
 
 
 module nt_blocks_128_priority_scheduler$rtt_reg(d,q,clock);
@@ -26203,26 +26417,47 @@ module nt_blocks_128_priority_scheduler$s1_res_valid(d,q,clock);
 endmodule // nt_blocks_128_priority_scheduler$s1_res_valid
 
 
-module nt_blocks_128_priority_scheduler$skipped(d,q,clock);
+module nt_blocks_128_priority_scheduler$skipped(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$skipped$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_priority_scheduler$skipped
 
 
-module nt_blocks_128_priority_scheduler$unknown_removes(d,q,clock);
+module nt_blocks_128_priority_scheduler$skipped$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -26238,7 +26473,66 @@ module nt_blocks_128_priority_scheduler$unknown_removes(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_128_priority_scheduler$skipped$value
+
+
+module nt_blocks_128_priority_scheduler$unknown_removes(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_priority_scheduler$unknown_removes$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_128_priority_scheduler$unknown_removes
+
+
+module nt_blocks_128_priority_scheduler$unknown_removes$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_priority_scheduler$unknown_removes$value
 
 
 module nt_blocks_128_priority_scheduler$wait_rr(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);

@@ -188,9 +188,10 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  [127:0] buf_in_use$d;
     wire  [127:0] buf_in_use$q;
     reg  buf_in_use$clock;
-    reg  [15:0] cnt_double_free$d;
-    wire  [15:0] cnt_double_free$q;
     reg  cnt_double_free$clock;
+    reg  cnt_double_free$reset;
+    reg  cnt_double_free$increment;
+    wire  [15:0] cnt_double_free$count;
     reg  comp_q$clock;
     reg  comp_q$reset;
     reg  comp_q$push;
@@ -280,12 +281,14 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  w_commit$d;
     wire  w_commit$q;
     reg  w_commit$clock;
-    reg  [15:0] cnt_rejected$d;
-    wire  [15:0] cnt_rejected$q;
     reg  cnt_rejected$clock;
-    reg  [15:0] cnt_framing$d;
-    wire  [15:0] cnt_framing$q;
+    reg  cnt_rejected$reset;
+    reg  cnt_rejected$increment;
+    wire  [15:0] cnt_rejected$count;
     reg  cnt_framing$clock;
+    reg  cnt_framing$reset;
+    reg  cnt_framing$increment;
+    wire  [15:0] cnt_framing$count;
     reg  [127:0] returning$d;
     wire  [127:0] returning$q;
     reg  returning$clock;
@@ -567,9 +570,10 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         .clock(buf_in_use$clock)
     );
     nt_blocks_128_tx_path$cnt_double_free cnt_double_free(
-        .d(cnt_double_free$d),
-        .q(cnt_double_free$q),
-        .clock(cnt_double_free$clock)
+        .clock(cnt_double_free$clock),
+        .reset(cnt_double_free$reset),
+        .increment(cnt_double_free$increment),
+        .count(cnt_double_free$count)
     );
     nt_blocks_128_tx_path$comp_q comp_q(
         .clock(comp_q$clock),
@@ -713,14 +717,16 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         .clock(w_commit$clock)
     );
     nt_blocks_128_tx_path$cnt_rejected cnt_rejected(
-        .d(cnt_rejected$d),
-        .q(cnt_rejected$q),
-        .clock(cnt_rejected$clock)
+        .clock(cnt_rejected$clock),
+        .reset(cnt_rejected$reset),
+        .increment(cnt_rejected$increment),
+        .count(cnt_rejected$count)
     );
     nt_blocks_128_tx_path$cnt_framing cnt_framing(
-        .d(cnt_framing$d),
-        .q(cnt_framing$q),
-        .clock(cnt_framing$clock)
+        .clock(cnt_framing$clock),
+        .reset(cnt_framing$reset),
+        .increment(cnt_framing$increment),
+        .count(cnt_framing$count)
     );
     nt_blocks_128_tx_path$returning returning(
         .d(returning$d),
@@ -880,10 +886,7 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         a_pick_valid$clock = clock;
         a_pick_slot$clock = clock;
         w_commit$clock = clock;
-        cnt_rejected$clock = clock;
-        cnt_framing$clock = clock;
         buf_in_use$clock = clock;
-        cnt_double_free$clock = clock;
         returning$clock = clock;
         wrapping$clock = clock;
         ret_cand_valid$clock = clock;
@@ -927,10 +930,7 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         a_pick_valid$d = a_pick_valid$q;
         a_pick_slot$d = a_pick_slot$q;
         w_commit$d = w_commit$q;
-        cnt_rejected$d = cnt_rejected$q;
-        cnt_framing$d = cnt_framing$q;
         buf_in_use$d = buf_in_use$q;
-        cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         wrapping$d = wrapping$q;
         ret_cand_valid$d = ret_cand_valid$q;
@@ -959,6 +959,15 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         e1_keep$d = e1_keep$q;
         e1_last$d = e1_last$q;
         e1_meta$d = e1_meta$q;
+        cnt_double_free$clock = clock;
+        cnt_framing$clock = clock;
+        cnt_rejected$clock = clock;
+        cnt_double_free$reset = reset;
+        cnt_double_free$increment = 1'b0;
+        cnt_framing$reset = reset;
+        cnt_framing$increment = 1'b0;
+        cnt_rejected$reset = reset;
+        cnt_rejected$increment = 1'b0;
         core$clock = clock;
         timer$clock = clock;
         comp_q$clock = clock;
@@ -1058,9 +1067,7 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         if (w_take) begin
             if (w_state$q == 32'h0) begin
                 if (w0_reject) begin
-                    if (cnt_rejected$q != 32'hffff) begin
-                        cnt_rejected$d = cnt_rejected$q + 32'h1;
-                    end
+                    cnt_rejected$increment = 1'b1;
                     if (~s_axis_msg_tlast) begin
                         w_state$d = 32'h3;
                     end
@@ -1114,8 +1121,8 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
                 w_state$d = 32'h0;
             end
         end
-        if ((w_framing_free | w_framing_early) & (cnt_framing$q != 32'hffff)) begin
-            cnt_framing$d = cnt_framing$q + 32'h1;
+        if (w_framing_free | w_framing_early) begin
+            cnt_framing$increment = 1'b1;
         end
         core$new_valid = w_commit$q;
         core$new_slot = w_slot$q;
@@ -1185,8 +1192,8 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
             free_slot = w_slot$q;
         end
         free_ok = free_go & buf_in_use$q[free_slot];
-        if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
-            cnt_double_free$d = cnt_double_free$q + 32'h1;
+        if (free_go & (~free_ok)) begin
+            cnt_double_free$increment = 1'b1;
         end
         taken_mask$index = comp_slot;
         taken_mask$enable = comp_take;
@@ -1332,8 +1339,8 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         m_axis_pkt$is_rtx = e0_meta$q[32'h89];
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
-        rejected_msg_count = cnt_rejected$q;
-        framing_error_count = cnt_framing$q;
+        rejected_msg_count = cnt_rejected$count;
+        framing_error_count = cnt_framing$count;
         stale_delivered_count = core$stale_delivered_count;
         stale_credit_count = core$stale_credit_count;
         stale_timeout_count = core$stale_timeout_count;
@@ -1344,21 +1351,18 @@ module nt_blocks_128_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fi
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
         event_overflow_count = core$event_overflow_count;
-        buffer_double_free_count = cnt_double_free$q;
+        buffer_double_free_count = cnt_double_free$count;
         buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
             a_pick_valid$d = 1'b0;
-            cnt_rejected$d = 32'h0;
-            cnt_framing$d = 32'h0;
             returning$d = 32'h0;
             wrapping$d = 32'h0;
             ret_cand_valid$d = 1'b0;
             comp_in_valid$d = 1'b0;
             cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
-            cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
             s1_valid$d = 1'b0;
             e_count$d = 32'h0;
@@ -1696,26 +1700,47 @@ module nt_blocks_128_tx_path$class_ffs$3(bitmap,found,index,onehot);
 endmodule // nt_blocks_128_tx_path$class_ffs$3
 
 
-module nt_blocks_128_tx_path$cnt_double_free(d,q,clock);
+module nt_blocks_128_tx_path$cnt_double_free(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$cnt_double_free$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$cnt_double_free
 
 
-module nt_blocks_128_tx_path$cnt_framing(d,q,clock);
+module nt_blocks_128_tx_path$cnt_double_free$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1729,12 +1754,52 @@ module nt_blocks_128_tx_path$cnt_framing(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$cnt_double_free$value
+
+
+module nt_blocks_128_tx_path$cnt_framing(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$cnt_framing$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$cnt_framing
 
 
-module nt_blocks_128_tx_path$cnt_rejected(d,q,clock);
+module nt_blocks_128_tx_path$cnt_framing$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1750,7 +1815,66 @@ module nt_blocks_128_tx_path$cnt_rejected(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_128_tx_path$cnt_framing$value
+
+
+module nt_blocks_128_tx_path$cnt_rejected(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$cnt_rejected$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_128_tx_path$cnt_rejected
+
+
+module nt_blocks_128_tx_path$cnt_rejected$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$cnt_rejected$value
 
 
 module nt_blocks_128_tx_path$comp_in_data(d,q,clock);
@@ -2655,36 +2779,46 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
     reg  [129:0] q2$d;
     wire  [129:0] q2$q;
     reg  q2$clock;
-    reg  [15:0] cnt_stale_dlv$d;
-    wire  [15:0] cnt_stale_dlv$q;
     reg  cnt_stale_dlv$clock;
-    reg  [15:0] cnt_stale_ctx$d;
-    wire  [15:0] cnt_stale_ctx$q;
+    reg  cnt_stale_dlv$reset;
+    reg  cnt_stale_dlv$increment;
+    wire  [15:0] cnt_stale_dlv$count;
     reg  cnt_stale_ctx$clock;
-    reg  [15:0] cnt_stale_to$d;
-    wire  [15:0] cnt_stale_to$q;
+    reg  cnt_stale_ctx$reset;
+    reg  cnt_stale_ctx$increment;
+    wire  [15:0] cnt_stale_ctx$count;
     reg  cnt_stale_to$clock;
-    reg  [15:0] cnt_ack_beyond$d;
-    wire  [15:0] cnt_ack_beyond$q;
+    reg  cnt_stale_to$reset;
+    reg  cnt_stale_to$increment;
+    wire  [15:0] cnt_stale_to$count;
     reg  cnt_ack_beyond$clock;
-    reg  [15:0] cnt_rtx_beyond$d;
-    wire  [15:0] cnt_rtx_beyond$q;
+    reg  cnt_ack_beyond$reset;
+    reg  cnt_ack_beyond$increment;
+    wire  [15:0] cnt_ack_beyond$count;
     reg  cnt_rtx_beyond$clock;
-    reg  [15:0] cnt_credit_beyond$d;
-    wire  [15:0] cnt_credit_beyond$q;
+    reg  cnt_rtx_beyond$reset;
+    reg  cnt_rtx_beyond$increment;
+    wire  [15:0] cnt_rtx_beyond$count;
     reg  cnt_credit_beyond$clock;
-    reg  [15:0] cnt_write_busy$d;
-    wire  [15:0] cnt_write_busy$q;
+    reg  cnt_credit_beyond$reset;
+    reg  cnt_credit_beyond$increment;
+    wire  [15:0] cnt_credit_beyond$count;
     reg  cnt_write_busy$clock;
-    reg  [15:0] cnt_delivered$d;
-    wire  [15:0] cnt_delivered$q;
+    reg  cnt_write_busy$reset;
+    reg  cnt_write_busy$increment;
+    wire  [15:0] cnt_write_busy$count;
     reg  cnt_delivered$clock;
-    reg  [15:0] cnt_abandoned$d;
-    wire  [15:0] cnt_abandoned$q;
+    reg  cnt_delivered$reset;
+    reg  cnt_delivered$increment;
+    wire  [15:0] cnt_delivered$count;
     reg  cnt_abandoned$clock;
-    reg  [15:0] cnt_overflow$d;
-    wire  [15:0] cnt_overflow$q;
+    reg  cnt_abandoned$reset;
+    reg  cnt_abandoned$increment;
+    wire  [15:0] cnt_abandoned$count;
     reg  cnt_overflow$clock;
+    reg  cnt_overflow$reset;
+    reg  cnt_overflow$increment;
+    wire  [15:0] cnt_overflow$count;
     reg  [6:0] ev_mask$index;
     reg  ev_mask$enable;
     wire  [127:0] ev_mask$onehot;
@@ -3094,54 +3228,64 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
         .clock(q2$clock)
     );
     nt_blocks_128_tx_path$core$cnt_stale_dlv cnt_stale_dlv(
-        .d(cnt_stale_dlv$d),
-        .q(cnt_stale_dlv$q),
-        .clock(cnt_stale_dlv$clock)
+        .clock(cnt_stale_dlv$clock),
+        .reset(cnt_stale_dlv$reset),
+        .increment(cnt_stale_dlv$increment),
+        .count(cnt_stale_dlv$count)
     );
     nt_blocks_128_tx_path$core$cnt_stale_ctx cnt_stale_ctx(
-        .d(cnt_stale_ctx$d),
-        .q(cnt_stale_ctx$q),
-        .clock(cnt_stale_ctx$clock)
+        .clock(cnt_stale_ctx$clock),
+        .reset(cnt_stale_ctx$reset),
+        .increment(cnt_stale_ctx$increment),
+        .count(cnt_stale_ctx$count)
     );
     nt_blocks_128_tx_path$core$cnt_stale_to cnt_stale_to(
-        .d(cnt_stale_to$d),
-        .q(cnt_stale_to$q),
-        .clock(cnt_stale_to$clock)
+        .clock(cnt_stale_to$clock),
+        .reset(cnt_stale_to$reset),
+        .increment(cnt_stale_to$increment),
+        .count(cnt_stale_to$count)
     );
     nt_blocks_128_tx_path$core$cnt_ack_beyond cnt_ack_beyond(
-        .d(cnt_ack_beyond$d),
-        .q(cnt_ack_beyond$q),
-        .clock(cnt_ack_beyond$clock)
+        .clock(cnt_ack_beyond$clock),
+        .reset(cnt_ack_beyond$reset),
+        .increment(cnt_ack_beyond$increment),
+        .count(cnt_ack_beyond$count)
     );
     nt_blocks_128_tx_path$core$cnt_rtx_beyond cnt_rtx_beyond(
-        .d(cnt_rtx_beyond$d),
-        .q(cnt_rtx_beyond$q),
-        .clock(cnt_rtx_beyond$clock)
+        .clock(cnt_rtx_beyond$clock),
+        .reset(cnt_rtx_beyond$reset),
+        .increment(cnt_rtx_beyond$increment),
+        .count(cnt_rtx_beyond$count)
     );
     nt_blocks_128_tx_path$core$cnt_credit_beyond cnt_credit_beyond(
-        .d(cnt_credit_beyond$d),
-        .q(cnt_credit_beyond$q),
-        .clock(cnt_credit_beyond$clock)
+        .clock(cnt_credit_beyond$clock),
+        .reset(cnt_credit_beyond$reset),
+        .increment(cnt_credit_beyond$increment),
+        .count(cnt_credit_beyond$count)
     );
     nt_blocks_128_tx_path$core$cnt_write_busy cnt_write_busy(
-        .d(cnt_write_busy$d),
-        .q(cnt_write_busy$q),
-        .clock(cnt_write_busy$clock)
+        .clock(cnt_write_busy$clock),
+        .reset(cnt_write_busy$reset),
+        .increment(cnt_write_busy$increment),
+        .count(cnt_write_busy$count)
     );
     nt_blocks_128_tx_path$core$cnt_delivered cnt_delivered(
-        .d(cnt_delivered$d),
-        .q(cnt_delivered$q),
-        .clock(cnt_delivered$clock)
+        .clock(cnt_delivered$clock),
+        .reset(cnt_delivered$reset),
+        .increment(cnt_delivered$increment),
+        .count(cnt_delivered$count)
     );
     nt_blocks_128_tx_path$core$cnt_abandoned cnt_abandoned(
-        .d(cnt_abandoned$d),
-        .q(cnt_abandoned$q),
-        .clock(cnt_abandoned$clock)
+        .clock(cnt_abandoned$clock),
+        .reset(cnt_abandoned$reset),
+        .increment(cnt_abandoned$increment),
+        .count(cnt_abandoned$count)
     );
     nt_blocks_128_tx_path$core$cnt_overflow cnt_overflow(
-        .d(cnt_overflow$d),
-        .q(cnt_overflow$q),
-        .clock(cnt_overflow$clock)
+        .clock(cnt_overflow$clock),
+        .reset(cnt_overflow$reset),
+        .increment(cnt_overflow$increment),
+        .count(cnt_overflow$count)
     );
     nt_blocks_128_tx_path$core$ev_mask ev_mask(
         .index(ev_mask$index),
@@ -3203,16 +3347,6 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
         q0$clock = clock;
         q1$clock = clock;
         q2$clock = clock;
-        cnt_stale_dlv$clock = clock;
-        cnt_stale_ctx$clock = clock;
-        cnt_stale_to$clock = clock;
-        cnt_ack_beyond$clock = clock;
-        cnt_rtx_beyond$clock = clock;
-        cnt_credit_beyond$clock = clock;
-        cnt_write_busy$clock = clock;
-        cnt_delivered$clock = clock;
-        cnt_abandoned$clock = clock;
-        cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
         id_known$d = id_known$q;
@@ -3260,16 +3394,36 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
         q0$d = q0$q;
         q1$d = q1$q;
         q2$d = q2$q;
-        cnt_stale_dlv$d = cnt_stale_dlv$q;
-        cnt_stale_ctx$d = cnt_stale_ctx$q;
-        cnt_stale_to$d = cnt_stale_to$q;
-        cnt_ack_beyond$d = cnt_ack_beyond$q;
-        cnt_rtx_beyond$d = cnt_rtx_beyond$q;
-        cnt_credit_beyond$d = cnt_credit_beyond$q;
-        cnt_write_busy$d = cnt_write_busy$q;
-        cnt_delivered$d = cnt_delivered$q;
-        cnt_abandoned$d = cnt_abandoned$q;
-        cnt_overflow$d = cnt_overflow$q;
+        cnt_abandoned$clock = clock;
+        cnt_ack_beyond$clock = clock;
+        cnt_credit_beyond$clock = clock;
+        cnt_delivered$clock = clock;
+        cnt_overflow$clock = clock;
+        cnt_rtx_beyond$clock = clock;
+        cnt_stale_ctx$clock = clock;
+        cnt_stale_dlv$clock = clock;
+        cnt_stale_to$clock = clock;
+        cnt_write_busy$clock = clock;
+        cnt_abandoned$reset = reset;
+        cnt_abandoned$increment = 1'b0;
+        cnt_ack_beyond$reset = reset;
+        cnt_ack_beyond$increment = 1'b0;
+        cnt_credit_beyond$reset = reset;
+        cnt_credit_beyond$increment = 1'b0;
+        cnt_delivered$reset = reset;
+        cnt_delivered$increment = 1'b0;
+        cnt_overflow$reset = reset;
+        cnt_overflow$increment = 1'b0;
+        cnt_rtx_beyond$reset = reset;
+        cnt_rtx_beyond$increment = 1'b0;
+        cnt_stale_ctx$reset = reset;
+        cnt_stale_ctx$increment = 1'b0;
+        cnt_stale_dlv$reset = reset;
+        cnt_stale_dlv$increment = 1'b0;
+        cnt_stale_to$reset = reset;
+        cnt_stale_to$increment = 1'b0;
+        cnt_write_busy$reset = reset;
+        cnt_write_busy$increment = 1'b0;
         dlv_q$clock = clock;
         ctx_q$clock = clock;
         slot_ram$read_clock = clock;
@@ -3622,47 +3776,47 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
         pkt_q1_slot = q1$q[(32'h60)+:(7)];
         pkt_q2_valid = q_count$q == 32'h3;
         pkt_q2_slot = q2$q[(32'h60)+:(7)];
-        if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
-            cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
+        if (k_dlv & (~hit)) begin
+            cnt_stale_dlv$increment = 1'b1;
         end
-        if ((k_ctx & (~hit)) & (cnt_stale_ctx$q != 32'hffff)) begin
-            cnt_stale_ctx$d = cnt_stale_ctx$q + 32'h1;
+        if (k_ctx & (~hit)) begin
+            cnt_stale_ctx$increment = 1'b1;
         end
-        if ((k_to & (~hit)) & (cnt_stale_to$q != 32'hffff)) begin
-            cnt_stale_to$d = cnt_stale_to$q + 32'h1;
+        if (k_to & (~hit)) begin
+            cnt_stale_to$increment = 1'b1;
         end
-        if (((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) & (cnt_ack_beyond$q != 32'hffff)) begin
-            cnt_ack_beyond$d = cnt_ack_beyond$q + 32'h1;
+        if ((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_ack_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) & (cnt_rtx_beyond$q != 32'hffff)) begin
-            cnt_rtx_beyond$d = cnt_rtx_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_rtx_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_credit_flag$q) & x_beyond) & (cnt_credit_beyond$q != 32'hffff)) begin
-            cnt_credit_beyond$d = cnt_credit_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_credit_flag$q) & x_beyond) begin
+            cnt_credit_beyond$increment = 1'b1;
         end
-        if ((k_new & c_active) & (cnt_write_busy$q != 32'hffff)) begin
-            cnt_write_busy$d = cnt_write_busy$q + 32'h1;
+        if (k_new & c_active) begin
+            cnt_write_busy$increment = 1'b1;
         end
-        if (((k_dlv & hit) & d_complete) & (cnt_delivered$q != 32'hffff)) begin
-            cnt_delivered$d = cnt_delivered$q + 32'h1;
+        if ((k_dlv & hit) & d_complete) begin
+            cnt_delivered$increment = 1'b1;
         end
-        if (((k_to & hit) & t_abandon) & (cnt_abandoned$q != 32'hffff)) begin
-            cnt_abandoned$d = cnt_abandoned$q + 32'h1;
+        if ((k_to & hit) & t_abandon) begin
+            cnt_abandoned$increment = 1'b1;
         end
-        if ((dlv_overflow | ctx_overflow) & (cnt_overflow$q != 32'hffff)) begin
-            cnt_overflow$d = cnt_overflow$q + 32'h1;
+        if (dlv_overflow | ctx_overflow) begin
+            cnt_overflow$increment = 1'b1;
         end
         active = active_bits$q;
-        stale_delivered_count = cnt_stale_dlv$q;
-        stale_credit_count = cnt_stale_ctx$q;
-        stale_timeout_count = cnt_stale_to$q;
-        ack_beyond_count = cnt_ack_beyond$q;
-        rtx_beyond_count = cnt_rtx_beyond$q;
-        credit_beyond_count = cnt_credit_beyond$q;
-        write_busy_count = cnt_write_busy$q;
-        delivered_msg_count = cnt_delivered$q;
-        abandoned_msg_count = cnt_abandoned$q;
-        event_overflow_count = cnt_overflow$q;
+        stale_delivered_count = cnt_stale_dlv$count;
+        stale_credit_count = cnt_stale_ctx$count;
+        stale_timeout_count = cnt_stale_to$count;
+        ack_beyond_count = cnt_ack_beyond$count;
+        rtx_beyond_count = cnt_rtx_beyond$count;
+        credit_beyond_count = cnt_credit_beyond$count;
+        write_busy_count = cnt_write_busy$count;
+        delivered_msg_count = cnt_delivered$count;
+        abandoned_msg_count = cnt_abandoned$count;
+        event_overflow_count = cnt_overflow$count;
         if (reset) begin
             active_bits$d = 32'h0;
             sendable$d = 32'h0;
@@ -3676,16 +3830,6 @@ module nt_blocks_128_tx_path$core(clock,reset,default_credit,timeout_threshold,r
             s2_sched$d = 1'b0;
             s2_cancel$d = 1'b0;
             q_count$d = 32'h0;
-            cnt_stale_dlv$d = 32'h0;
-            cnt_stale_ctx$d = 32'h0;
-            cnt_stale_to$d = 32'h0;
-            cnt_ack_beyond$d = 32'h0;
-            cnt_rtx_beyond$d = 32'h0;
-            cnt_credit_beyond$d = 32'h0;
-            cnt_write_busy$d = 32'h0;
-            cnt_delivered$d = 32'h0;
-            cnt_abandoned$d = 32'h0;
-            cnt_overflow$d = 32'h0;
         end
     end
 
@@ -4123,26 +4267,47 @@ module nt_blocks_128_tx_path$core$below_sent(k,mask);
 endmodule // nt_blocks_128_tx_path$core$below_sent
 
 
-module nt_blocks_128_tx_path$core$cnt_abandoned(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_abandoned(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_abandoned$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_abandoned
 
 
-module nt_blocks_128_tx_path$core$cnt_ack_beyond(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_abandoned$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4156,12 +4321,52 @@ module nt_blocks_128_tx_path$core$cnt_ack_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_abandoned$value
+
+
+module nt_blocks_128_tx_path$core$cnt_ack_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_ack_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_ack_beyond
 
 
-module nt_blocks_128_tx_path$core$cnt_credit_beyond(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_ack_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4175,12 +4380,52 @@ module nt_blocks_128_tx_path$core$cnt_credit_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_ack_beyond$value
+
+
+module nt_blocks_128_tx_path$core$cnt_credit_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_credit_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_credit_beyond
 
 
-module nt_blocks_128_tx_path$core$cnt_delivered(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_credit_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4194,12 +4439,52 @@ module nt_blocks_128_tx_path$core$cnt_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_credit_beyond$value
+
+
+module nt_blocks_128_tx_path$core$cnt_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_delivered
 
 
-module nt_blocks_128_tx_path$core$cnt_overflow(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4213,12 +4498,52 @@ module nt_blocks_128_tx_path$core$cnt_overflow(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_delivered$value
+
+
+module nt_blocks_128_tx_path$core$cnt_overflow(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_overflow$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_overflow
 
 
-module nt_blocks_128_tx_path$core$cnt_rtx_beyond(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_overflow$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4232,12 +4557,52 @@ module nt_blocks_128_tx_path$core$cnt_rtx_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_overflow$value
+
+
+module nt_blocks_128_tx_path$core$cnt_rtx_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_rtx_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_rtx_beyond
 
 
-module nt_blocks_128_tx_path$core$cnt_stale_ctx(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_rtx_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4251,12 +4616,52 @@ module nt_blocks_128_tx_path$core$cnt_stale_ctx(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_rtx_beyond$value
+
+
+module nt_blocks_128_tx_path$core$cnt_stale_ctx(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_stale_ctx$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_stale_ctx
 
 
-module nt_blocks_128_tx_path$core$cnt_stale_dlv(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_stale_ctx$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4270,12 +4675,52 @@ module nt_blocks_128_tx_path$core$cnt_stale_dlv(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_stale_ctx$value
+
+
+module nt_blocks_128_tx_path$core$cnt_stale_dlv(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_stale_dlv$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_stale_dlv
 
 
-module nt_blocks_128_tx_path$core$cnt_stale_to(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_stale_dlv$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4289,12 +4734,52 @@ module nt_blocks_128_tx_path$core$cnt_stale_to(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_stale_dlv$value
+
+
+module nt_blocks_128_tx_path$core$cnt_stale_to(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_stale_to$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_128_tx_path$core$cnt_stale_to
 
 
-module nt_blocks_128_tx_path$core$cnt_write_busy(d,q,clock);
+module nt_blocks_128_tx_path$core$cnt_stale_to$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4310,7 +4795,66 @@ module nt_blocks_128_tx_path$core$cnt_write_busy(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_128_tx_path$core$cnt_stale_to$value
+
+
+module nt_blocks_128_tx_path$core$cnt_write_busy(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_128_tx_path$core$cnt_write_busy$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_128_tx_path$core$cnt_write_busy
+
+
+module nt_blocks_128_tx_path$core$cnt_write_busy$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_tx_path$core$cnt_write_busy$value
 
 
 module nt_blocks_128_tx_path$core$ctx_q(clock,reset,push,push_data,pop,head_valid,head_data,level);

@@ -181,9 +181,10 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  [31:0] c_full_wait$d;
-    wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -445,9 +446,10 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
         .clock(since_scrub$clock)
     );
     nt_blocks_16_delivered_set_small$c_full_wait c_full_wait(
-        .d(c_full_wait$d),
-        .q(c_full_wait$q),
-        .clock(c_full_wait$clock)
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
     );
 
     // Update code
@@ -467,7 +469,6 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
         scrub_bucket$clock = clock;
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
-        c_full_wait$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -483,7 +484,9 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
         scrub_bucket$d = scrub_bucket$q;
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
-        c_full_wait$d = c_full_wait$q;
+        c_full_wait$clock = clock;
+        c_full_wait$reset = reset;
+        c_full_wait$increment = 1'b0;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -516,7 +519,7 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$q;
+        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -960,7 +963,7 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
         if (ins_decide$q & (~place)) begin
             ins_wait$d = 1'b1;
             if (~ins_retry$q) begin
-                c_full_wait$d = c_full_wait$q + 32'h1;
+                c_full_wait$increment = 1'b1;
             end
         end
         if (~init_done$q) begin
@@ -982,7 +985,6 @@ module nt_blocks_16_delivered_set_small(clock,reset,ready,lookup_valid,lookup_ke
             scrub_decide$d = 1'b0;
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
-            c_full_wait$d = 32'h0;
         end
     end
 
@@ -1008,7 +1010,47 @@ module nt_blocks_16_delivered_set_small$alive_epochs(d,q,clock);
 endmodule // nt_blocks_16_delivered_set_small$alive_epochs
 
 
-module nt_blocks_16_delivered_set_small$c_full_wait(d,q,clock);
+module nt_blocks_16_delivered_set_small$c_full_wait(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_delivered_set_small$c_full_wait$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_delivered_set_small$c_full_wait
+
+
+module nt_blocks_16_delivered_set_small$c_full_wait$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1024,7 +1066,7 @@ module nt_blocks_16_delivered_set_small$c_full_wait(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_delivered_set_small$c_full_wait
+endmodule // nt_blocks_16_delivered_set_small$c_full_wait$value
 
 
 module nt_blocks_16_delivered_set_small$epoch(d,q,clock);

@@ -60,12 +60,14 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] mismatches$d;
-    wire  [31:0] mismatches$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  mismatches$clock;
+    reg  mismatches$reset;
+    reg  mismatches$increment;
+    wire  [31:0] mismatches$count;
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
@@ -132,14 +134,16 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         .clock(sent_bytes$clock)
     );
     nt_blocks_16_deparser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_blocks_16_deparser$mismatches mismatches(
-        .d(mismatches$d),
-        .q(mismatches$q),
-        .clock(mismatches$clock)
+        .clock(mismatches$clock),
+        .reset(mismatches$reset),
+        .increment(mismatches$increment),
+        .count(mismatches$count)
     );
     nt_blocks_16_deparser$frame_ended frame_ended(
         .d(frame_ended$d),
@@ -161,8 +165,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         s1_total_len$clock = clock;
         s1_checksum$clock = clock;
         sent_bytes$clock = clock;
-        frames$clock = clock;
-        mismatches$clock = clock;
         frame_ended$clock = clock;
         frame_bytes$clock = clock;
         out_beat$d = out_beat$q;
@@ -172,10 +174,14 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         s1_total_len$d = s1_total_len$q;
         s1_checksum$d = s1_checksum$q;
         sent_bytes$d = sent_bytes$q;
-        frames$d = frames$q;
-        mismatches$d = mismatches$q;
         frame_ended$d = frame_ended$q;
         frame_bytes$d = frame_bytes$q;
+        frames$clock = clock;
+        mismatches$clock = clock;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        mismatches$reset = reset;
+        mismatches$increment = 1'b0;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -264,17 +270,15 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         frame_bytes$d = bytes_now;
         frame_mismatched = frame_ended$q & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (frame_bytes$q != s1_payload_len$q)));
         if (frame_ended$q) begin
-            frames$d = frames$q + 32'h1;
+            frames$increment = 1'b1;
         end
         if (frame_mismatched) begin
-            mismatches$d = mismatches$q + 32'h1;
+            mismatches$increment = 1'b1;
         end
-        frame_count = frames$q;
-        length_mismatch_count = mismatches$q;
+        frame_count = frames$count;
+        length_mismatch_count = mismatches$count;
         if (reset) begin
             out_beat$d = 32'h0;
-            frames$d = 32'h0;
-            mismatches$d = 32'h0;
             frame_ended$d = 1'b0;
         end
     end
@@ -320,26 +324,47 @@ module nt_blocks_16_deparser$frame_ended(d,q,clock);
 endmodule // nt_blocks_16_deparser$frame_ended
 
 
-module nt_blocks_16_deparser$frames(d,q,clock);
+module nt_blocks_16_deparser$frames(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_deparser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_deparser$frames
 
 
-module nt_blocks_16_deparser$mismatches(d,q,clock);
+module nt_blocks_16_deparser$frames$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -355,7 +380,66 @@ module nt_blocks_16_deparser$mismatches(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_deparser$frames$value
+
+
+module nt_blocks_16_deparser$mismatches(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_deparser$mismatches$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_deparser$mismatches
+
+
+module nt_blocks_16_deparser$mismatches$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_deparser$mismatches$value
 
 
 module nt_blocks_16_deparser$out_beat(d,q,clock);

@@ -206,33 +206,42 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
     reg  out_forward$d;
     wire  out_forward$q;
     reg  out_forward$clock;
-    reg  [31:0] n_data$d;
-    wire  [31:0] n_data$q;
     reg  n_data$clock;
-    reg  [31:0] n_chop$d;
-    wire  [31:0] n_chop$q;
+    reg  n_data$reset;
+    reg  n_data$increment;
+    wire  [31:0] n_data$count;
     reg  n_chop$clock;
-    reg  [31:0] n_control$d;
-    wire  [31:0] n_control$q;
+    reg  n_chop$reset;
+    reg  n_chop$increment;
+    wire  [31:0] n_chop$count;
     reg  n_control$clock;
-    reg  [31:0] n_no_action$d;
-    wire  [31:0] n_no_action$q;
+    reg  n_control$reset;
+    reg  n_control$increment;
+    wire  [31:0] n_control$count;
     reg  n_no_action$clock;
-    reg  [31:0] n_bad_length$d;
-    wire  [31:0] n_bad_length$q;
+    reg  n_no_action$reset;
+    reg  n_no_action$increment;
+    wire  [31:0] n_no_action$count;
     reg  n_bad_length$clock;
-    reg  [31:0] n_rx_fail$d;
-    wire  [31:0] n_rx_fail$q;
+    reg  n_bad_length$reset;
+    reg  n_bad_length$increment;
+    wire  [31:0] n_bad_length$count;
     reg  n_rx_fail$clock;
-    reg  [31:0] n_duplicate$d;
-    wire  [31:0] n_duplicate$q;
+    reg  n_rx_fail$reset;
+    reg  n_rx_fail$increment;
+    wire  [31:0] n_rx_fail$count;
     reg  n_duplicate$clock;
-    reg  [31:0] n_forwarded$d;
-    wire  [31:0] n_forwarded$q;
+    reg  n_duplicate$reset;
+    reg  n_duplicate$increment;
+    wire  [31:0] n_duplicate$count;
     reg  n_forwarded$clock;
-    reg  [31:0] n_frame_length$d;
-    wire  [31:0] n_frame_length$q;
+    reg  n_forwarded$reset;
+    reg  n_forwarded$increment;
+    wire  [31:0] n_forwarded$count;
     reg  n_frame_length$clock;
+    reg  n_frame_length$reset;
+    reg  n_frame_length$increment;
+    wire  [31:0] n_frame_length$count;
     reg  m1_length_ok$d;
     wire  m1_length_ok$q;
     reg  m1_length_ok$clock;
@@ -476,49 +485,58 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         .clock(out_forward$clock)
     );
     nt_blocks_16_ingress_front$n_data n_data(
-        .d(n_data$d),
-        .q(n_data$q),
-        .clock(n_data$clock)
+        .clock(n_data$clock),
+        .reset(n_data$reset),
+        .increment(n_data$increment),
+        .count(n_data$count)
     );
     nt_blocks_16_ingress_front$n_chop n_chop(
-        .d(n_chop$d),
-        .q(n_chop$q),
-        .clock(n_chop$clock)
+        .clock(n_chop$clock),
+        .reset(n_chop$reset),
+        .increment(n_chop$increment),
+        .count(n_chop$count)
     );
     nt_blocks_16_ingress_front$n_control n_control(
-        .d(n_control$d),
-        .q(n_control$q),
-        .clock(n_control$clock)
+        .clock(n_control$clock),
+        .reset(n_control$reset),
+        .increment(n_control$increment),
+        .count(n_control$count)
     );
     nt_blocks_16_ingress_front$n_no_action n_no_action(
-        .d(n_no_action$d),
-        .q(n_no_action$q),
-        .clock(n_no_action$clock)
+        .clock(n_no_action$clock),
+        .reset(n_no_action$reset),
+        .increment(n_no_action$increment),
+        .count(n_no_action$count)
     );
     nt_blocks_16_ingress_front$n_bad_length n_bad_length(
-        .d(n_bad_length$d),
-        .q(n_bad_length$q),
-        .clock(n_bad_length$clock)
+        .clock(n_bad_length$clock),
+        .reset(n_bad_length$reset),
+        .increment(n_bad_length$increment),
+        .count(n_bad_length$count)
     );
     nt_blocks_16_ingress_front$n_rx_fail n_rx_fail(
-        .d(n_rx_fail$d),
-        .q(n_rx_fail$q),
-        .clock(n_rx_fail$clock)
+        .clock(n_rx_fail$clock),
+        .reset(n_rx_fail$reset),
+        .increment(n_rx_fail$increment),
+        .count(n_rx_fail$count)
     );
     nt_blocks_16_ingress_front$n_duplicate n_duplicate(
-        .d(n_duplicate$d),
-        .q(n_duplicate$q),
-        .clock(n_duplicate$clock)
+        .clock(n_duplicate$clock),
+        .reset(n_duplicate$reset),
+        .increment(n_duplicate$increment),
+        .count(n_duplicate$count)
     );
     nt_blocks_16_ingress_front$n_forwarded n_forwarded(
-        .d(n_forwarded$d),
-        .q(n_forwarded$q),
-        .clock(n_forwarded$clock)
+        .clock(n_forwarded$clock),
+        .reset(n_forwarded$reset),
+        .increment(n_forwarded$increment),
+        .count(n_forwarded$count)
     );
     nt_blocks_16_ingress_front$n_frame_length n_frame_length(
-        .d(n_frame_length$d),
-        .q(n_frame_length$q),
-        .clock(n_frame_length$clock)
+        .clock(n_frame_length$clock),
+        .reset(n_frame_length$reset),
+        .increment(n_frame_length$increment),
+        .count(n_frame_length$count)
     );
     nt_blocks_16_ingress_front$m1_length_ok m1_length_ok(
         .d(m1_length_ok$d),
@@ -533,14 +551,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         hold_issued$clock = clock;
         hold_meta$clock = clock;
         out_forward$clock = clock;
-        n_data$clock = clock;
-        n_chop$clock = clock;
-        n_control$clock = clock;
-        n_no_action$clock = clock;
-        n_bad_length$clock = clock;
-        n_rx_fail$clock = clock;
-        n_duplicate$clock = clock;
-        n_forwarded$clock = clock;
         hold_table$clock = clock;
         hold_final$clock = clock;
         hold_mark$clock = clock;
@@ -557,21 +567,12 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         fl_bad$clock = clock;
         vd_pulse$clock = clock;
         vd_ok$clock = clock;
-        n_frame_length$clock = clock;
         m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
         hold_meta$d = hold_meta$q;
         out_forward$d = out_forward$q;
-        n_data$d = n_data$q;
-        n_chop$d = n_chop$q;
-        n_control$d = n_control$q;
-        n_no_action$d = n_no_action$q;
-        n_bad_length$d = n_bad_length$q;
-        n_rx_fail$d = n_rx_fail$q;
-        n_duplicate$d = n_duplicate$q;
-        n_forwarded$d = n_forwarded$q;
         hold_table$d = hold_table$q;
         hold_final$d = hold_final$q;
         hold_mark$d = hold_mark$q;
@@ -588,8 +589,34 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         fl_bad$d = fl_bad$q;
         vd_pulse$d = vd_pulse$q;
         vd_ok$d = vd_ok$q;
-        n_frame_length$d = n_frame_length$q;
         m1_length_ok$d = m1_length_ok$q;
+        n_bad_length$clock = clock;
+        n_chop$clock = clock;
+        n_control$clock = clock;
+        n_data$clock = clock;
+        n_duplicate$clock = clock;
+        n_forwarded$clock = clock;
+        n_frame_length$clock = clock;
+        n_no_action$clock = clock;
+        n_rx_fail$clock = clock;
+        n_bad_length$reset = reset;
+        n_bad_length$increment = 1'b0;
+        n_chop$reset = reset;
+        n_chop$increment = 1'b0;
+        n_control$reset = reset;
+        n_control$increment = 1'b0;
+        n_data$reset = reset;
+        n_data$increment = 1'b0;
+        n_duplicate$reset = reset;
+        n_duplicate$increment = 1'b0;
+        n_forwarded$reset = reset;
+        n_forwarded$increment = 1'b0;
+        n_frame_length$reset = reset;
+        n_frame_length$increment = 1'b0;
+        n_no_action$reset = reset;
+        n_no_action$increment = 1'b0;
+        n_rx_fail$reset = reset;
+        n_rx_fail$increment = 1'b0;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -775,22 +802,22 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
             act$meta = hold_meta$q;
         end
         if (m1_is_data) begin
-            n_data$d = n_data$q + 32'h1;
+            n_data$increment = 1'b1;
         end
         if (m1_is_chop) begin
-            n_chop$d = n_chop$q + 32'h1;
+            n_chop$increment = 1'b1;
         end
         if (m1_is_ctrl) begin
-            n_control$d = n_control$q + 32'h1;
+            n_control$increment = 1'b1;
         end
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
-            n_no_action$d = n_no_action$q + 32'h1;
+            n_no_action$increment = 1'b1;
         end
         if (m1_is_data & (~m1_length_ok$q)) begin
-            n_bad_length$d = n_bad_length$q + 32'h1;
+            n_bad_length$increment = 1'b1;
         end
         if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
-            n_frame_length$d = n_frame_length$q + 32'h1;
+            n_frame_length$increment = 1'b1;
         end
         d_is_data = resp_done & hold_is_data;
         d_ok = resp_done & (~resp$fail);
@@ -820,10 +847,10 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
             done$ack_no = a_ack;
         end
         if (done$valid & (~done$ok)) begin
-            n_rx_fail$d = n_rx_fail$q + 32'h1;
+            n_rx_fail$increment = 1'b1;
         end
         if (((done$valid & hold_is_data) & done$ok) & (~done$forward)) begin
-            n_duplicate$d = n_duplicate$q + 32'h1;
+            n_duplicate$increment = 1'b1;
         end
         decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
         decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp$rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp$is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
@@ -853,18 +880,18 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         if (take & at_first) begin
             out_forward$d = forward_now;
             if (forward_now) begin
-                n_forwarded$d = n_forwarded$q + 32'h1;
+                n_forwarded$increment = 1'b1;
             end
         end
-        data_count = n_data$q;
-        chop_count = n_chop$q;
-        control_count = n_control$q;
-        no_action_count = n_no_action$q;
-        bad_length_count = n_bad_length$q;
-        rx_fail_count = n_rx_fail$q;
-        duplicate_data_count = n_duplicate$q;
-        forwarded_count = n_forwarded$q;
-        bad_frame_length_count = n_frame_length$q;
+        data_count = n_data$count;
+        chop_count = n_chop$count;
+        control_count = n_control$count;
+        no_action_count = n_no_action$count;
+        bad_length_count = n_bad_length$count;
+        rx_fail_count = n_rx_fail$count;
+        duplicate_data_count = n_duplicate$count;
+        forwarded_count = n_forwarded$count;
+        bad_frame_length_count = n_frame_length$count;
         if (reset) begin
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
@@ -873,15 +900,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
             fl_bytes$d = 32'h0;
             fl_bad$d = 1'b0;
             out_forward$d = 1'b0;
-            n_frame_length$d = 32'h0;
-            n_data$d = 32'h0;
-            n_chop$d = 32'h0;
-            n_control$d = 32'h0;
-            n_no_action$d = 32'h0;
-            n_bad_length$d = 32'h0;
-            n_rx_fail$d = 32'h0;
-            n_duplicate$d = 32'h0;
-            n_forwarded$d = 32'h0;
         end
     end
 
@@ -1896,26 +1914,47 @@ module nt_blocks_16_ingress_front$m1_length_ok(d,q,clock);
 endmodule // nt_blocks_16_ingress_front$m1_length_ok
 
 
-module nt_blocks_16_ingress_front$n_bad_length(d,q,clock);
+module nt_blocks_16_ingress_front$n_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_bad_length
 
 
-module nt_blocks_16_ingress_front$n_chop(d,q,clock);
+module nt_blocks_16_ingress_front$n_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1929,12 +1968,52 @@ module nt_blocks_16_ingress_front$n_chop(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_bad_length$value
+
+
+module nt_blocks_16_ingress_front$n_chop(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_chop$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_chop
 
 
-module nt_blocks_16_ingress_front$n_control(d,q,clock);
+module nt_blocks_16_ingress_front$n_chop$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1948,12 +2027,52 @@ module nt_blocks_16_ingress_front$n_control(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_chop$value
+
+
+module nt_blocks_16_ingress_front$n_control(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_control$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_control
 
 
-module nt_blocks_16_ingress_front$n_data(d,q,clock);
+module nt_blocks_16_ingress_front$n_control$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1967,12 +2086,52 @@ module nt_blocks_16_ingress_front$n_data(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_control$value
+
+
+module nt_blocks_16_ingress_front$n_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_data
 
 
-module nt_blocks_16_ingress_front$n_duplicate(d,q,clock);
+module nt_blocks_16_ingress_front$n_data$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1986,12 +2145,52 @@ module nt_blocks_16_ingress_front$n_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_data$value
+
+
+module nt_blocks_16_ingress_front$n_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_duplicate
 
 
-module nt_blocks_16_ingress_front$n_forwarded(d,q,clock);
+module nt_blocks_16_ingress_front$n_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2005,12 +2204,52 @@ module nt_blocks_16_ingress_front$n_forwarded(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_duplicate$value
+
+
+module nt_blocks_16_ingress_front$n_forwarded(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_forwarded$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_forwarded
 
 
-module nt_blocks_16_ingress_front$n_frame_length(d,q,clock);
+module nt_blocks_16_ingress_front$n_forwarded$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2024,12 +2263,52 @@ module nt_blocks_16_ingress_front$n_frame_length(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_forwarded$value
+
+
+module nt_blocks_16_ingress_front$n_frame_length(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_frame_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_frame_length
 
 
-module nt_blocks_16_ingress_front$n_no_action(d,q,clock);
+module nt_blocks_16_ingress_front$n_frame_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2043,12 +2322,52 @@ module nt_blocks_16_ingress_front$n_no_action(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_frame_length$value
+
+
+module nt_blocks_16_ingress_front$n_no_action(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_no_action$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$n_no_action
 
 
-module nt_blocks_16_ingress_front$n_rx_fail(d,q,clock);
+module nt_blocks_16_ingress_front$n_no_action$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2064,7 +2383,66 @@ module nt_blocks_16_ingress_front$n_rx_fail(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_ingress_front$n_no_action$value
+
+
+module nt_blocks_16_ingress_front$n_rx_fail(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$n_rx_fail$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_ingress_front$n_rx_fail
+
+
+module nt_blocks_16_ingress_front$n_rx_fail$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$n_rx_fail$value
 
 
 module nt_blocks_16_ingress_front$out_forward(d,q,clock);
@@ -2153,24 +2531,30 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
     reg  s1_empty_pending$d;
     wire  s1_empty_pending$q;
     reg  s1_empty_pending$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] not_ipv4s$d;
-    wire  [31:0] not_ipv4s$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  not_ipv4s$clock;
-    reg  [31:0] wrong_protocols$d;
-    wire  [31:0] wrong_protocols$q;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
     reg  wrong_protocols$clock;
-    reg  [31:0] too_shorts$d;
-    wire  [31:0] too_shorts$q;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
     reg  too_shorts$clock;
-    reg  [31:0] bad_checksums$d;
-    wire  [31:0] bad_checksums$q;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
     reg  bad_checksums$clock;
-    reg  [31:0] bad_flagss$d;
-    wire  [31:0] bad_flagss$q;
+    reg  bad_checksums$reset;
+    reg  bad_checksums$increment;
+    wire  [31:0] bad_checksums$count;
     reg  bad_flagss$clock;
+    reg  bad_flagss$reset;
+    reg  bad_flagss$increment;
+    wire  [31:0] bad_flagss$count;
 
     // Local signals
     reg  accept;
@@ -2232,34 +2616,40 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
         .clock(s1_empty_pending$clock)
     );
     nt_blocks_16_ingress_front$parser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_blocks_16_ingress_front$parser$not_ipv4s not_ipv4s(
-        .d(not_ipv4s$d),
-        .q(not_ipv4s$q),
-        .clock(not_ipv4s$clock)
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
     );
     nt_blocks_16_ingress_front$parser$wrong_protocols wrong_protocols(
-        .d(wrong_protocols$d),
-        .q(wrong_protocols$q),
-        .clock(wrong_protocols$clock)
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
     );
     nt_blocks_16_ingress_front$parser$too_shorts too_shorts(
-        .d(too_shorts$d),
-        .q(too_shorts$q),
-        .clock(too_shorts$clock)
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
     );
     nt_blocks_16_ingress_front$parser$bad_checksums bad_checksums(
-        .d(bad_checksums$d),
-        .q(bad_checksums$q),
-        .clock(bad_checksums$clock)
+        .clock(bad_checksums$clock),
+        .reset(bad_checksums$reset),
+        .increment(bad_checksums$increment),
+        .count(bad_checksums$count)
     );
     nt_blocks_16_ingress_front$parser$bad_flagss bad_flagss(
-        .d(bad_flagss$d),
-        .q(bad_flagss$q),
-        .clock(bad_flagss$clock)
+        .clock(bad_flagss$clock),
+        .reset(bad_flagss$reset),
+        .increment(bad_flagss$increment),
+        .count(bad_flagss$count)
     );
 
     // Update code
@@ -2271,12 +2661,6 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
         s1_pass$clock = clock;
         s1_first$clock = clock;
         s1_empty_pending$clock = clock;
-        frames$clock = clock;
-        not_ipv4s$clock = clock;
-        wrong_protocols$clock = clock;
-        too_shorts$clock = clock;
-        bad_checksums$clock = clock;
-        bad_flagss$clock = clock;
         in_beat$d = in_beat$q;
         in_header$d = in_header$q;
         in_ip_sum$d = in_ip_sum$q;
@@ -2284,12 +2668,24 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
         s1_pass$d = s1_pass$q;
         s1_first$d = s1_first$q;
         s1_empty_pending$d = s1_empty_pending$q;
-        frames$d = frames$q;
-        not_ipv4s$d = not_ipv4s$q;
-        wrong_protocols$d = wrong_protocols$q;
-        too_shorts$d = too_shorts$q;
-        bad_checksums$d = bad_checksums$q;
-        bad_flagss$d = bad_flagss$q;
+        bad_checksums$clock = clock;
+        bad_flagss$clock = clock;
+        frames$clock = clock;
+        not_ipv4s$clock = clock;
+        too_shorts$clock = clock;
+        wrong_protocols$clock = clock;
+        bad_checksums$reset = reset;
+        bad_checksums$increment = 1'b0;
+        bad_flagss$reset = reset;
+        bad_flagss$increment = 1'b0;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        not_ipv4s$reset = reset;
+        not_ipv4s$increment = 1'b0;
+        too_shorts$reset = reset;
+        too_shorts$increment = 1'b0;
+        wrong_protocols$reset = reset;
+        wrong_protocols$increment = 1'b0;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
         empty_taken = s1_empty_pending$q & m_axis_tready;
@@ -2375,7 +2771,7 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
             end
         end
         if (short_end) begin
-            too_shorts$d = too_shorts$q + 32'h1;
+            too_shorts$increment = 1'b1;
         end
         if (m_axis_tvalid & m_axis_tready) begin
             s1_first$d = 1'b0;
@@ -2388,22 +2784,22 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
             s1_header$d = header_merged;
             s1_pass$d = 1'b0;
             if (~ok_length) begin
-                too_shorts$d = too_shorts$q + 32'h1;
+                too_shorts$increment = 1'b1;
             end
             else if (~ok_ipv4) begin
-                not_ipv4s$d = not_ipv4s$q + 32'h1;
+                not_ipv4s$increment = 1'b1;
             end
             else if (~ok_protocol) begin
-                wrong_protocols$d = wrong_protocols$q + 32'h1;
+                wrong_protocols$increment = 1'b1;
             end
             else if (~ok_checksum) begin
-                bad_checksums$d = bad_checksums$q + 32'h1;
+                bad_checksums$increment = 1'b1;
             end
             else if (~ok_flags) begin
-                bad_flagss$d = bad_flagss$q + 32'h1;
+                bad_flagss$increment = 1'b1;
             end
             else begin
-                frames$d = frames$q + 32'h1;
+                frames$increment = 1'b1;
                 s1_pass$d = 1'b1;
                 s1_first$d = 1'b1;
                 s1_empty_pending$d = s_axis_tlast;
@@ -2431,49 +2827,64 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s
         hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
         hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
         hdr_buf_size_class = h[(32'h188)+:(8)];
-        frame_count = frames$q;
-        not_ipv4_count = not_ipv4s$q;
-        wrong_protocol_count = wrong_protocols$q;
-        too_short_count = too_shorts$q;
-        bad_checksum_count = bad_checksums$q;
-        bad_flags_count = bad_flagss$q;
+        frame_count = frames$count;
+        not_ipv4_count = not_ipv4s$count;
+        wrong_protocol_count = wrong_protocols$count;
+        too_short_count = too_shorts$count;
+        bad_checksum_count = bad_checksums$count;
+        bad_flags_count = bad_flagss$count;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
             s1_first$d = 1'b0;
             s1_empty_pending$d = 1'b0;
-            frames$d = 32'h0;
-            not_ipv4s$d = 32'h0;
-            wrong_protocols$d = 32'h0;
-            too_shorts$d = 32'h0;
-            bad_checksums$d = 32'h0;
-            bad_flagss$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_ingress_front$parser
 
 
-module nt_blocks_16_ingress_front$parser$bad_checksums(d,q,clock);
+module nt_blocks_16_ingress_front$parser$bad_checksums(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$bad_checksums$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$parser$bad_checksums
 
 
-module nt_blocks_16_ingress_front$parser$bad_flagss(d,q,clock);
+module nt_blocks_16_ingress_front$parser$bad_checksums$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2487,12 +2898,52 @@ module nt_blocks_16_ingress_front$parser$bad_flagss(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$parser$bad_checksums$value
+
+
+module nt_blocks_16_ingress_front$parser$bad_flagss(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$bad_flagss$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$parser$bad_flagss
 
 
-module nt_blocks_16_ingress_front$parser$frames(d,q,clock);
+module nt_blocks_16_ingress_front$parser$bad_flagss$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2508,7 +2959,66 @@ module nt_blocks_16_ingress_front$parser$frames(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_ingress_front$parser$bad_flagss$value
+
+
+module nt_blocks_16_ingress_front$parser$frames(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_ingress_front$parser$frames
+
+
+module nt_blocks_16_ingress_front$parser$frames$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$parser$frames$value
 
 
 module nt_blocks_16_ingress_front$parser$in_beat(d,q,clock);
@@ -2568,7 +3078,47 @@ module nt_blocks_16_ingress_front$parser$in_ip_sum(d,q,clock);
 endmodule // nt_blocks_16_ingress_front$parser$in_ip_sum
 
 
-module nt_blocks_16_ingress_front$parser$not_ipv4s(d,q,clock);
+module nt_blocks_16_ingress_front$parser$not_ipv4s(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$not_ipv4s$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_ingress_front$parser$not_ipv4s
+
+
+module nt_blocks_16_ingress_front$parser$not_ipv4s$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2584,7 +3134,7 @@ module nt_blocks_16_ingress_front$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_ingress_front$parser$not_ipv4s
+endmodule // nt_blocks_16_ingress_front$parser$not_ipv4s$value
 
 
 module nt_blocks_16_ingress_front$parser$s1_empty_pending(d,q,clock);
@@ -2663,26 +3213,47 @@ module nt_blocks_16_ingress_front$parser$s1_pass(d,q,clock);
 endmodule // nt_blocks_16_ingress_front$parser$s1_pass
 
 
-module nt_blocks_16_ingress_front$parser$too_shorts(d,q,clock);
+module nt_blocks_16_ingress_front$parser$too_shorts(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$too_shorts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_ingress_front$parser$too_shorts
 
 
-module nt_blocks_16_ingress_front$parser$wrong_protocols(d,q,clock);
+module nt_blocks_16_ingress_front$parser$too_shorts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2698,7 +3269,66 @@ module nt_blocks_16_ingress_front$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_ingress_front$parser$too_shorts$value
+
+
+module nt_blocks_16_ingress_front$parser$wrong_protocols(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_ingress_front$parser$wrong_protocols$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_ingress_front$parser$wrong_protocols
+
+
+module nt_blocks_16_ingress_front$parser$wrong_protocols$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_ingress_front$parser$wrong_protocols$value
 
 
 module nt_blocks_16_ingress_front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);

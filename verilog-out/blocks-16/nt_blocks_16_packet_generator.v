@@ -127,24 +127,30 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
     reg  [135:0] out_desc$d;
     wire  [135:0] out_desc$q;
     reg  out_desc$clock;
-    reg  [31:0] sent$d;
-    wire  [31:0] sent$q;
     reg  sent$clock;
-    reg  [31:0] pulls_sent$d;
-    wire  [31:0] pulls_sent$q;
+    reg  sent$reset;
+    reg  sent$increment;
+    wire  [31:0] sent$count;
     reg  pulls_sent$clock;
-    reg  [31:0] merges$d;
-    wire  [31:0] merges$q;
+    reg  pulls_sent$reset;
+    reg  pulls_sent$increment;
+    wire  [31:0] pulls_sent$count;
     reg  merges$clock;
-    reg  [31:0] coalesced$d;
-    wire  [31:0] coalesced$q;
+    reg  merges$reset;
+    reg  merges$increment;
+    wire  [31:0] merges$count;
     reg  coalesced$clock;
-    reg  [31:0] replaced$d;
-    wire  [31:0] replaced$q;
+    reg  coalesced$reset;
+    reg  coalesced$increment;
+    wire  [31:0] coalesced$count;
     reg  replaced$clock;
-    reg  [31:0] drops$d;
-    wire  [31:0] drops$q;
+    reg  replaced$reset;
+    reg  replaced$increment;
+    wire  [31:0] replaced$count;
     reg  drops$clock;
+    reg  drops$reset;
+    reg  drops$increment;
+    wire  [31:0] drops$count;
     reg  [3:0] sent_mask$index;
     reg  sent_mask$enable;
     wire  [15:0] sent_mask$onehot;
@@ -302,34 +308,40 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
         .clock(out_desc$clock)
     );
     nt_blocks_16_packet_generator$sent sent(
-        .d(sent$d),
-        .q(sent$q),
-        .clock(sent$clock)
+        .clock(sent$clock),
+        .reset(sent$reset),
+        .increment(sent$increment),
+        .count(sent$count)
     );
     nt_blocks_16_packet_generator$pulls_sent pulls_sent(
-        .d(pulls_sent$d),
-        .q(pulls_sent$q),
-        .clock(pulls_sent$clock)
+        .clock(pulls_sent$clock),
+        .reset(pulls_sent$reset),
+        .increment(pulls_sent$increment),
+        .count(pulls_sent$count)
     );
     nt_blocks_16_packet_generator$merges merges(
-        .d(merges$d),
-        .q(merges$q),
-        .clock(merges$clock)
+        .clock(merges$clock),
+        .reset(merges$reset),
+        .increment(merges$increment),
+        .count(merges$count)
     );
     nt_blocks_16_packet_generator$coalesced coalesced(
-        .d(coalesced$d),
-        .q(coalesced$q),
-        .clock(coalesced$clock)
+        .clock(coalesced$clock),
+        .reset(coalesced$reset),
+        .increment(coalesced$increment),
+        .count(coalesced$count)
     );
     nt_blocks_16_packet_generator$replaced replaced(
-        .d(replaced$d),
-        .q(replaced$q),
-        .clock(replaced$clock)
+        .clock(replaced$clock),
+        .reset(replaced$reset),
+        .increment(replaced$increment),
+        .count(replaced$count)
     );
     nt_blocks_16_packet_generator$drops drops(
-        .d(drops$d),
-        .q(drops$q),
-        .clock(drops$clock)
+        .clock(drops$clock),
+        .reset(drops$reset),
+        .increment(drops$increment),
+        .count(drops$count)
     );
     nt_blocks_16_packet_generator$sent_mask sent_mask(
         .index(sent_mask$index),
@@ -361,12 +373,6 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
         pace_count$clock = clock;
         out_valid$clock = clock;
         out_desc$clock = clock;
-        sent$clock = clock;
-        pulls_sent$clock = clock;
-        merges$clock = clock;
-        coalesced$clock = clock;
-        replaced$clock = clock;
-        drops$clock = clock;
         pending$d = pending$q;
         s1_ins_valid$d = s1_ins_valid$q;
         s1_ins_index$d = s1_ins_index$q;
@@ -384,12 +390,24 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
         pace_count$d = pace_count$q;
         out_valid$d = out_valid$q;
         out_desc$d = out_desc$q;
-        sent$d = sent$q;
-        pulls_sent$d = pulls_sent$q;
-        merges$d = merges$q;
-        coalesced$d = coalesced$q;
-        replaced$d = replaced$q;
-        drops$d = drops$q;
+        coalesced$clock = clock;
+        drops$clock = clock;
+        merges$clock = clock;
+        pulls_sent$clock = clock;
+        replaced$clock = clock;
+        sent$clock = clock;
+        coalesced$reset = reset;
+        coalesced$increment = 1'b0;
+        drops$reset = reset;
+        drops$increment = 1'b0;
+        merges$reset = reset;
+        merges$increment = 1'b0;
+        pulls_sent$reset = reset;
+        pulls_sent$increment = 1'b0;
+        replaced$reset = reset;
+        replaced$increment = 1'b0;
+        sent$reset = reset;
+        sent$increment = 1'b0;
         immediate$clock = clock;
         immediate$reset = reset;
         gen_credit_event_port$read_clock = clock;
@@ -451,22 +469,22 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
             out_desc$d = (((scan_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((scan_credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((pull_flag) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
         end
         if ((has_ctrl & (~bypass)) & (~fifo_room)) begin
-            drops$d = drops$q + 32'h1;
+            drops$increment = 1'b1;
         end
         if (out_valid$q & m_axis$tready) begin
-            sent$d = sent$q + 32'h1;
+            sent$increment = 1'b1;
         end
         if (merge) begin
-            merges$d = merges$q + 32'h1;
+            merges$increment = 1'b1;
         end
         if (send_pull) begin
-            pulls_sent$d = pulls_sent$q + 32'h1;
+            pulls_sent$increment = 1'b1;
         end
         if (s1_ins_valid$q & ins_same_msg) begin
-            coalesced$d = coalesced$q + 32'h1;
+            coalesced$increment = 1'b1;
         end
         if ((s1_ins_valid$q & ins_was_pending) & (~ins_same_msg)) begin
-            replaced$d = replaced$q + 32'h1;
+            replaced$increment = 1'b1;
         end
         gen_credit_event_port$read_address = ev$msg_id;
         s1_ins_valid$d = insert;
@@ -530,12 +548,12 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
         m_axis$flags = out_desc$q[(32'h80)+:(8)];
         m_axis$is_new_msg = 1'b0;
         m_axis$is_rtx = 1'b0;
-        ctrl_sent_count = sent$q;
-        pull_sent_count = pulls_sent$q;
-        merged_count = merges$q;
-        pull_coalesced_count = coalesced$q;
-        pull_replaced_count = replaced$q;
-        dropped_count = drops$q;
+        ctrl_sent_count = sent$count;
+        pull_sent_count = pulls_sent$count;
+        merged_count = merges$count;
+        pull_coalesced_count = coalesced$count;
+        pull_replaced_count = replaced$count;
+        dropped_count = drops$count;
         if (reset) begin
             pending$d = 32'h0;
             s1_ins_valid$d = 1'b0;
@@ -543,19 +561,53 @@ module nt_blocks_16_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max,
             out_valid$d = 1'b0;
             tokens$d = cfg_bucket_max;
             pace_count$d = 32'h0;
-            sent$d = 32'h0;
-            pulls_sent$d = 32'h0;
-            merges$d = 32'h0;
-            coalesced$d = 32'h0;
-            replaced$d = 32'h0;
-            drops$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_packet_generator
 
 
-module nt_blocks_16_packet_generator$coalesced(d,q,clock);
+module nt_blocks_16_packet_generator$coalesced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$coalesced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_packet_generator$coalesced
+
+
+module nt_blocks_16_packet_generator$coalesced$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -571,7 +623,7 @@ module nt_blocks_16_packet_generator$coalesced(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_packet_generator$coalesced
+endmodule // nt_blocks_16_packet_generator$coalesced$value
 
 
 module nt_blocks_16_packet_generator$credit_scan_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -603,7 +655,47 @@ module nt_blocks_16_packet_generator$credit_scan_port(read_address,read_clock,re
 endmodule // nt_blocks_16_packet_generator$credit_scan_port
 
 
-module nt_blocks_16_packet_generator$drops(d,q,clock);
+module nt_blocks_16_packet_generator$drops(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$drops$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_packet_generator$drops
+
+
+module nt_blocks_16_packet_generator$drops$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -619,7 +711,7 @@ module nt_blocks_16_packet_generator$drops(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_packet_generator$drops
+endmodule // nt_blocks_16_packet_generator$drops$value
 
 
 module nt_blocks_16_packet_generator$fwd_credit(d,q,clock);
@@ -1042,7 +1134,47 @@ module nt_blocks_16_packet_generator$inserted_mask(index,enable,onehot);
 endmodule // nt_blocks_16_packet_generator$inserted_mask
 
 
-module nt_blocks_16_packet_generator$merges(d,q,clock);
+module nt_blocks_16_packet_generator$merges(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$merges$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_packet_generator$merges
+
+
+module nt_blocks_16_packet_generator$merges$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1058,7 +1190,7 @@ module nt_blocks_16_packet_generator$merges(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_packet_generator$merges
+endmodule // nt_blocks_16_packet_generator$merges$value
 
 
 module nt_blocks_16_packet_generator$out_desc(d,q,clock);
@@ -1166,26 +1298,47 @@ module nt_blocks_16_packet_generator$pending_meta(read_address,read_clock,read_d
 endmodule // nt_blocks_16_packet_generator$pending_meta
 
 
-module nt_blocks_16_packet_generator$pulls_sent(d,q,clock);
+module nt_blocks_16_packet_generator$pulls_sent(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$pulls_sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_packet_generator$pulls_sent
 
 
-module nt_blocks_16_packet_generator$replaced(d,q,clock);
+module nt_blocks_16_packet_generator$pulls_sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1201,7 +1354,66 @@ module nt_blocks_16_packet_generator$replaced(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_packet_generator$pulls_sent$value
+
+
+module nt_blocks_16_packet_generator$replaced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$replaced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_packet_generator$replaced
+
+
+module nt_blocks_16_packet_generator$replaced$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_packet_generator$replaced$value
 
 
 module nt_blocks_16_packet_generator$s1_ins_credit(d,q,clock);
@@ -1337,7 +1549,47 @@ module nt_blocks_16_packet_generator$scan_ptr(d,q,clock);
 endmodule // nt_blocks_16_packet_generator$scan_ptr
 
 
-module nt_blocks_16_packet_generator$sent(d,q,clock);
+module nt_blocks_16_packet_generator$sent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_packet_generator$sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_packet_generator$sent
+
+
+module nt_blocks_16_packet_generator$sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1353,7 +1605,7 @@ module nt_blocks_16_packet_generator$sent(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_packet_generator$sent
+endmodule // nt_blocks_16_packet_generator$sent$value
 
 
 module nt_blocks_16_packet_generator$sent_mask(index,enable,onehot);

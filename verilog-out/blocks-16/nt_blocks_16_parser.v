@@ -66,24 +66,30 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
     reg  s1_empty_pending$d;
     wire  s1_empty_pending$q;
     reg  s1_empty_pending$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] not_ipv4s$d;
-    wire  [31:0] not_ipv4s$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  not_ipv4s$clock;
-    reg  [31:0] wrong_protocols$d;
-    wire  [31:0] wrong_protocols$q;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
     reg  wrong_protocols$clock;
-    reg  [31:0] too_shorts$d;
-    wire  [31:0] too_shorts$q;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
     reg  too_shorts$clock;
-    reg  [31:0] bad_checksums$d;
-    wire  [31:0] bad_checksums$q;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
     reg  bad_checksums$clock;
-    reg  [31:0] bad_flagss$d;
-    wire  [31:0] bad_flagss$q;
+    reg  bad_checksums$reset;
+    reg  bad_checksums$increment;
+    wire  [31:0] bad_checksums$count;
     reg  bad_flagss$clock;
+    reg  bad_flagss$reset;
+    reg  bad_flagss$increment;
+    wire  [31:0] bad_flagss$count;
 
     // Local signals
     reg  accept;
@@ -145,34 +151,40 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         .clock(s1_empty_pending$clock)
     );
     nt_blocks_16_parser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_blocks_16_parser$not_ipv4s not_ipv4s(
-        .d(not_ipv4s$d),
-        .q(not_ipv4s$q),
-        .clock(not_ipv4s$clock)
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
     );
     nt_blocks_16_parser$wrong_protocols wrong_protocols(
-        .d(wrong_protocols$d),
-        .q(wrong_protocols$q),
-        .clock(wrong_protocols$clock)
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
     );
     nt_blocks_16_parser$too_shorts too_shorts(
-        .d(too_shorts$d),
-        .q(too_shorts$q),
-        .clock(too_shorts$clock)
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
     );
     nt_blocks_16_parser$bad_checksums bad_checksums(
-        .d(bad_checksums$d),
-        .q(bad_checksums$q),
-        .clock(bad_checksums$clock)
+        .clock(bad_checksums$clock),
+        .reset(bad_checksums$reset),
+        .increment(bad_checksums$increment),
+        .count(bad_checksums$count)
     );
     nt_blocks_16_parser$bad_flagss bad_flagss(
-        .d(bad_flagss$d),
-        .q(bad_flagss$q),
-        .clock(bad_flagss$clock)
+        .clock(bad_flagss$clock),
+        .reset(bad_flagss$reset),
+        .increment(bad_flagss$increment),
+        .count(bad_flagss$count)
     );
 
     // Update code
@@ -184,12 +196,6 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         s1_pass$clock = clock;
         s1_first$clock = clock;
         s1_empty_pending$clock = clock;
-        frames$clock = clock;
-        not_ipv4s$clock = clock;
-        wrong_protocols$clock = clock;
-        too_shorts$clock = clock;
-        bad_checksums$clock = clock;
-        bad_flagss$clock = clock;
         in_beat$d = in_beat$q;
         in_header$d = in_header$q;
         in_ip_sum$d = in_ip_sum$q;
@@ -197,12 +203,24 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         s1_pass$d = s1_pass$q;
         s1_first$d = s1_first$q;
         s1_empty_pending$d = s1_empty_pending$q;
-        frames$d = frames$q;
-        not_ipv4s$d = not_ipv4s$q;
-        wrong_protocols$d = wrong_protocols$q;
-        too_shorts$d = too_shorts$q;
-        bad_checksums$d = bad_checksums$q;
-        bad_flagss$d = bad_flagss$q;
+        bad_checksums$clock = clock;
+        bad_flagss$clock = clock;
+        frames$clock = clock;
+        not_ipv4s$clock = clock;
+        too_shorts$clock = clock;
+        wrong_protocols$clock = clock;
+        bad_checksums$reset = reset;
+        bad_checksums$increment = 1'b0;
+        bad_flagss$reset = reset;
+        bad_flagss$increment = 1'b0;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        not_ipv4s$reset = reset;
+        not_ipv4s$increment = 1'b0;
+        too_shorts$reset = reset;
+        too_shorts$increment = 1'b0;
+        wrong_protocols$reset = reset;
+        wrong_protocols$increment = 1'b0;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
         empty_taken = s1_empty_pending$q & m_axis_tready;
@@ -288,7 +306,7 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             end
         end
         if (short_end) begin
-            too_shorts$d = too_shorts$q + 32'h1;
+            too_shorts$increment = 1'b1;
         end
         if (m_axis_tvalid & m_axis_tready) begin
             s1_first$d = 1'b0;
@@ -301,22 +319,22 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             s1_header$d = header_merged;
             s1_pass$d = 1'b0;
             if (~ok_length) begin
-                too_shorts$d = too_shorts$q + 32'h1;
+                too_shorts$increment = 1'b1;
             end
             else if (~ok_ipv4) begin
-                not_ipv4s$d = not_ipv4s$q + 32'h1;
+                not_ipv4s$increment = 1'b1;
             end
             else if (~ok_protocol) begin
-                wrong_protocols$d = wrong_protocols$q + 32'h1;
+                wrong_protocols$increment = 1'b1;
             end
             else if (~ok_checksum) begin
-                bad_checksums$d = bad_checksums$q + 32'h1;
+                bad_checksums$increment = 1'b1;
             end
             else if (~ok_flags) begin
-                bad_flagss$d = bad_flagss$q + 32'h1;
+                bad_flagss$increment = 1'b1;
             end
             else begin
-                frames$d = frames$q + 32'h1;
+                frames$increment = 1'b1;
                 s1_pass$d = 1'b1;
                 s1_first$d = 1'b1;
                 s1_empty_pending$d = s_axis_tlast;
@@ -344,49 +362,64 @@ module nt_blocks_16_parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
         hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
         hdr_buf_size_class = h[(32'h188)+:(8)];
-        frame_count = frames$q;
-        not_ipv4_count = not_ipv4s$q;
-        wrong_protocol_count = wrong_protocols$q;
-        too_short_count = too_shorts$q;
-        bad_checksum_count = bad_checksums$q;
-        bad_flags_count = bad_flagss$q;
+        frame_count = frames$count;
+        not_ipv4_count = not_ipv4s$count;
+        wrong_protocol_count = wrong_protocols$count;
+        too_short_count = too_shorts$count;
+        bad_checksum_count = bad_checksums$count;
+        bad_flags_count = bad_flagss$count;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
             s1_first$d = 1'b0;
             s1_empty_pending$d = 1'b0;
-            frames$d = 32'h0;
-            not_ipv4s$d = 32'h0;
-            wrong_protocols$d = 32'h0;
-            too_shorts$d = 32'h0;
-            bad_checksums$d = 32'h0;
-            bad_flagss$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_parser
 
 
-module nt_blocks_16_parser$bad_checksums(d,q,clock);
+module nt_blocks_16_parser$bad_checksums(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$bad_checksums$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_parser$bad_checksums
 
 
-module nt_blocks_16_parser$bad_flagss(d,q,clock);
+module nt_blocks_16_parser$bad_checksums$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -400,12 +433,52 @@ module nt_blocks_16_parser$bad_flagss(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_parser$bad_checksums$value
+
+
+module nt_blocks_16_parser$bad_flagss(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$bad_flagss$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_parser$bad_flagss
 
 
-module nt_blocks_16_parser$frames(d,q,clock);
+module nt_blocks_16_parser$bad_flagss$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -421,7 +494,66 @@ module nt_blocks_16_parser$frames(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_parser$bad_flagss$value
+
+
+module nt_blocks_16_parser$frames(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_parser$frames
+
+
+module nt_blocks_16_parser$frames$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_parser$frames$value
 
 
 module nt_blocks_16_parser$in_beat(d,q,clock);
@@ -481,7 +613,47 @@ module nt_blocks_16_parser$in_ip_sum(d,q,clock);
 endmodule // nt_blocks_16_parser$in_ip_sum
 
 
-module nt_blocks_16_parser$not_ipv4s(d,q,clock);
+module nt_blocks_16_parser$not_ipv4s(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$not_ipv4s$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_parser$not_ipv4s
+
+
+module nt_blocks_16_parser$not_ipv4s$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -497,7 +669,7 @@ module nt_blocks_16_parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_parser$not_ipv4s
+endmodule // nt_blocks_16_parser$not_ipv4s$value
 
 
 module nt_blocks_16_parser$s1_empty_pending(d,q,clock);
@@ -576,26 +748,47 @@ module nt_blocks_16_parser$s1_pass(d,q,clock);
 endmodule // nt_blocks_16_parser$s1_pass
 
 
-module nt_blocks_16_parser$too_shorts(d,q,clock);
+module nt_blocks_16_parser$too_shorts(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$too_shorts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_parser$too_shorts
 
 
-module nt_blocks_16_parser$wrong_protocols(d,q,clock);
+module nt_blocks_16_parser$too_shorts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -611,4 +804,63 @@ module nt_blocks_16_parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_parser$too_shorts$value
+
+
+module nt_blocks_16_parser$wrong_protocols(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_parser$wrong_protocols$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_parser$wrong_protocols
+
+
+module nt_blocks_16_parser$wrong_protocols$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_parser$wrong_protocols$value

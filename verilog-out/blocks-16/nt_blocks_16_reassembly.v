@@ -303,27 +303,34 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
     reg  out_last$d;
     wire  out_last$q;
     reg  out_last$clock;
-    reg  [31:0] c_stale$d;
-    wire  [31:0] c_stale$q;
     reg  c_stale$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_stale$reset;
+    reg  c_stale$increment;
+    wire  [31:0] c_stale$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_bad_length$d;
-    wire  [31:0] c_bad_length$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_bad_length$clock;
-    reg  [31:0] c_gc$d;
-    wire  [31:0] c_gc$q;
+    reg  c_bad_length$reset;
+    reg  c_bad_length$increment;
+    wire  [31:0] c_bad_length$count;
     reg  c_gc$clock;
-    reg  [31:0] c_stale_timeout$d;
-    wire  [31:0] c_stale_timeout$q;
+    reg  c_gc$reset;
+    reg  c_gc$increment;
+    wire  [31:0] c_gc$count;
     reg  c_stale_timeout$clock;
-    reg  [31:0] c_delivered$d;
-    wire  [31:0] c_delivered$q;
+    reg  c_stale_timeout$reset;
+    reg  c_stale_timeout$increment;
+    wire  [31:0] c_stale_timeout$count;
     reg  c_delivered$clock;
+    reg  c_delivered$reset;
+    reg  c_delivered$increment;
+    wire  [31:0] c_delivered$count;
     reg  [3:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [15:0] alloc_mask$onehot;
@@ -772,39 +779,46 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         .clock(out_last$clock)
     );
     nt_blocks_16_reassembly$c_stale c_stale(
-        .d(c_stale$d),
-        .q(c_stale$q),
-        .clock(c_stale$clock)
+        .clock(c_stale$clock),
+        .reset(c_stale$reset),
+        .increment(c_stale$increment),
+        .count(c_stale$count)
     );
     nt_blocks_16_reassembly$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_blocks_16_reassembly$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_blocks_16_reassembly$c_bad_length c_bad_length(
-        .d(c_bad_length$d),
-        .q(c_bad_length$q),
-        .clock(c_bad_length$clock)
+        .clock(c_bad_length$clock),
+        .reset(c_bad_length$reset),
+        .increment(c_bad_length$increment),
+        .count(c_bad_length$count)
     );
     nt_blocks_16_reassembly$c_gc c_gc(
-        .d(c_gc$d),
-        .q(c_gc$q),
-        .clock(c_gc$clock)
+        .clock(c_gc$clock),
+        .reset(c_gc$reset),
+        .increment(c_gc$increment),
+        .count(c_gc$count)
     );
     nt_blocks_16_reassembly$c_stale_timeout c_stale_timeout(
-        .d(c_stale_timeout$d),
-        .q(c_stale_timeout$q),
-        .clock(c_stale_timeout$clock)
+        .clock(c_stale_timeout$clock),
+        .reset(c_stale_timeout$reset),
+        .increment(c_stale_timeout$increment),
+        .count(c_stale_timeout$count)
     );
     nt_blocks_16_reassembly$c_delivered c_delivered(
-        .d(c_delivered$d),
-        .q(c_delivered$q),
-        .clock(c_delivered$clock)
+        .clock(c_delivered$clock),
+        .reset(c_delivered$reset),
+        .increment(c_delivered$increment),
+        .count(c_delivered$count)
     );
     nt_blocks_16_reassembly$alloc_mask alloc_mask(
         .index(alloc_mask$index),
@@ -882,13 +896,6 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         out_data$clock = clock;
         out_keep$clock = clock;
         out_last$clock = clock;
-        c_stale$clock = clock;
-        c_bad_offset$clock = clock;
-        c_duplicate$clock = clock;
-        c_bad_length$clock = clock;
-        c_gc$clock = clock;
-        c_stale_timeout$clock = clock;
-        c_delivered$clock = clock;
         now$d = now$q;
         live$d = live$q;
         closed$d = closed$q;
@@ -942,13 +949,27 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         out_data$d = out_data$q;
         out_keep$d = out_keep$q;
         out_last$d = out_last$q;
-        c_stale$d = c_stale$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_duplicate$d = c_duplicate$q;
-        c_bad_length$d = c_bad_length$q;
-        c_gc$d = c_gc$q;
-        c_stale_timeout$d = c_stale_timeout$q;
-        c_delivered$d = c_delivered$q;
+        c_bad_length$clock = clock;
+        c_bad_offset$clock = clock;
+        c_delivered$clock = clock;
+        c_duplicate$clock = clock;
+        c_gc$clock = clock;
+        c_stale$clock = clock;
+        c_stale_timeout$clock = clock;
+        c_bad_length$reset = reset;
+        c_bad_length$increment = 1'b0;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_delivered$reset = reset;
+        c_delivered$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_gc$reset = reset;
+        c_gc$increment = 1'b0;
+        c_stale$reset = reset;
+        c_stale$increment = 1'b0;
+        c_stale_timeout$reset = reset;
+        c_stale_timeout$increment = 1'b0;
         msg_table$clock = clock;
         timer$clock = clock;
         payload$read_clock = clock;
@@ -983,13 +1004,13 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         recent_duplicate_count = msg_table$recent_duplicate_count;
         delivered_set_full_wait_count = msg_table$full_wait_count;
         class_fallback_count = msg_table$class_fallback_count;
-        drop_stale_count = c_stale$q;
-        drop_bad_offset_count = c_bad_offset$q;
-        drop_duplicate_count = c_duplicate$q;
-        drop_bad_length_count = c_bad_length$q;
-        gc_count = c_gc$q;
-        stale_timeout_count = c_stale_timeout$q;
-        delivered_count = c_delivered$q;
+        drop_stale_count = c_stale$count;
+        drop_bad_offset_count = c_bad_offset$count;
+        drop_duplicate_count = c_duplicate$count;
+        drop_bad_length_count = c_bad_length$count;
+        gc_count = c_gc$count;
+        stale_timeout_count = c_stale_timeout$count;
+        delivered_count = c_delivered$count;
         alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
         alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(4)];
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
@@ -1295,25 +1316,25 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
             in_header$d = f_header;
         end
         if ((s1_valid$q & s1_first$q) & (~f_live)) begin
-            c_stale$d = c_stale$q + 32'h1;
+            c_stale$increment = 1'b1;
         end
         if (((s1_valid$q & s1_first$q) & f_live) & (~f_offset_ok)) begin
-            c_bad_offset$d = c_bad_offset$q + 32'h1;
+            c_bad_offset$increment = 1'b1;
         end
         if ((((s1_valid$q & s1_first$q) & f_live) & f_offset_ok) & f_dup) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (bad_end) begin
-            c_bad_length$d = c_bad_length$q + 32'h1;
+            c_bad_length$increment = 1'b1;
         end
         if (gc_legit) begin
-            c_gc$d = c_gc$q + 32'h1;
+            c_gc$increment = 1'b1;
         end
         if (timeout_take & (~gc_legit)) begin
-            c_stale_timeout$d = c_stale_timeout$q + 32'h1;
+            c_stale_timeout$increment = 1'b1;
         end
         if (rel_taken & ro_rel_pending$q) begin
-            c_delivered$d = c_delivered$q + 32'h1;
+            c_delivered$increment = 1'b1;
         end
         if (reset) begin
             now$d = 32'h0;
@@ -1335,13 +1356,6 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
             fifo_wrote$d = 1'b0;
             ro_state$d = 32'h0;
             out_valid$d = 1'b0;
-            c_stale$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_bad_length$d = 32'h0;
-            c_gc$d = 32'h0;
-            c_stale_timeout$d = 32'h0;
-            c_delivered$d = 32'h0;
             slot_ram$write_enable = 1'b0;
             written_ram$write_enable = 1'b0;
             fifo_ram$write_enable = 1'b0;
@@ -1369,26 +1383,47 @@ module nt_blocks_16_reassembly$alloc_mask(index,enable,onehot);
 endmodule // nt_blocks_16_reassembly$alloc_mask
 
 
-module nt_blocks_16_reassembly$c_bad_length(d,q,clock);
+module nt_blocks_16_reassembly$c_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_bad_length
 
 
-module nt_blocks_16_reassembly$c_bad_offset(d,q,clock);
+module nt_blocks_16_reassembly$c_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1402,12 +1437,52 @@ module nt_blocks_16_reassembly$c_bad_offset(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_bad_length$value
+
+
+module nt_blocks_16_reassembly$c_bad_offset(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_bad_offset
 
 
-module nt_blocks_16_reassembly$c_delivered(d,q,clock);
+module nt_blocks_16_reassembly$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1421,12 +1496,52 @@ module nt_blocks_16_reassembly$c_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_bad_offset$value
+
+
+module nt_blocks_16_reassembly$c_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_delivered
 
 
-module nt_blocks_16_reassembly$c_duplicate(d,q,clock);
+module nt_blocks_16_reassembly$c_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1440,12 +1555,52 @@ module nt_blocks_16_reassembly$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_delivered$value
+
+
+module nt_blocks_16_reassembly$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_duplicate
 
 
-module nt_blocks_16_reassembly$c_gc(d,q,clock);
+module nt_blocks_16_reassembly$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1459,12 +1614,52 @@ module nt_blocks_16_reassembly$c_gc(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_duplicate$value
+
+
+module nt_blocks_16_reassembly$c_gc(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_gc$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_gc
 
 
-module nt_blocks_16_reassembly$c_stale(d,q,clock);
+module nt_blocks_16_reassembly$c_gc$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1478,12 +1673,52 @@ module nt_blocks_16_reassembly$c_stale(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_gc$value
+
+
+module nt_blocks_16_reassembly$c_stale(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_stale$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$c_stale
 
 
-module nt_blocks_16_reassembly$c_stale_timeout(d,q,clock);
+module nt_blocks_16_reassembly$c_stale$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1499,7 +1734,66 @@ module nt_blocks_16_reassembly$c_stale_timeout(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_reassembly$c_stale$value
+
+
+module nt_blocks_16_reassembly$c_stale_timeout(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$c_stale_timeout$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_reassembly$c_stale_timeout
+
+
+module nt_blocks_16_reassembly$c_stale_timeout$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$c_stale_timeout$value
 
 
 module nt_blocks_16_reassembly$cancel_slot(d,q,clock);
@@ -2388,36 +2682,46 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  [31:0] c_zero_len$d;
-    wire  [31:0] c_zero_len$q;
     reg  c_zero_len$clock;
-    reg  [31:0] c_too_long$d;
-    wire  [31:0] c_too_long$q;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
     reg  c_too_long$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_len_mismatch$d;
-    wire  [31:0] c_len_mismatch$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_len_mismatch$clock;
-    reg  [31:0] c_no_id$d;
-    wire  [31:0] c_no_id$q;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
     reg  c_no_id$clock;
-    reg  [31:0] c_no_buffer$d;
-    wire  [31:0] c_no_buffer$q;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
     reg  c_no_buffer$clock;
-    reg  [31:0] c_bucket_full$d;
-    wire  [31:0] c_bucket_full$q;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
     reg  c_bucket_full$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_recent$d;
-    wire  [31:0] c_recent$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_recent$clock;
-    reg  [31:0] c_fallback$d;
-    wire  [31:0] c_fallback$q;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
     reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
     reg  [63:0] missing_ffs$bitmap;
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
@@ -2896,54 +3200,64 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .clock(r_sched_gen$clock)
     );
     nt_blocks_16_reassembly$msg_table$c_zero_len c_zero_len(
-        .d(c_zero_len$d),
-        .q(c_zero_len$q),
-        .clock(c_zero_len$clock)
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
     );
     nt_blocks_16_reassembly$msg_table$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
     );
     nt_blocks_16_reassembly$msg_table$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_blocks_16_reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .d(c_len_mismatch$d),
-        .q(c_len_mismatch$q),
-        .clock(c_len_mismatch$clock)
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
     );
     nt_blocks_16_reassembly$msg_table$c_no_id c_no_id(
-        .d(c_no_id$d),
-        .q(c_no_id$q),
-        .clock(c_no_id$clock)
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
     );
     nt_blocks_16_reassembly$msg_table$c_no_buffer c_no_buffer(
-        .d(c_no_buffer$d),
-        .q(c_no_buffer$q),
-        .clock(c_no_buffer$clock)
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
     );
     nt_blocks_16_reassembly$msg_table$c_bucket_full c_bucket_full(
-        .d(c_bucket_full$d),
-        .q(c_bucket_full$q),
-        .clock(c_bucket_full$clock)
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
     );
     nt_blocks_16_reassembly$msg_table$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_blocks_16_reassembly$msg_table$c_recent c_recent(
-        .d(c_recent$d),
-        .q(c_recent$q),
-        .clock(c_recent$clock)
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
     );
     nt_blocks_16_reassembly$msg_table$c_fallback c_fallback(
-        .d(c_fallback$d),
-        .q(c_fallback$q),
-        .clock(c_fallback$clock)
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
     );
     nt_blocks_16_reassembly$msg_table$missing_ffs missing_ffs(
         .bitmap(missing_ffs$bitmap),
@@ -3177,16 +3491,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         r_sched$clock = clock;
         r_sched_slot$clock = clock;
         r_sched_gen$clock = clock;
-        c_zero_len$clock = clock;
-        c_too_long$clock = clock;
-        c_bad_offset$clock = clock;
-        c_len_mismatch$clock = clock;
-        c_no_id$clock = clock;
-        c_no_buffer$clock = clock;
-        c_bucket_full$clock = clock;
-        c_duplicate$clock = clock;
-        c_recent$clock = clock;
-        c_fallback$clock = clock;
         ap_found$clock = clock;
         ap_miss$clock = clock;
         ap_alloc$clock = clock;
@@ -3252,16 +3556,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         r_sched$d = r_sched$q;
         r_sched_slot$d = r_sched_slot$q;
         r_sched_gen$d = r_sched_gen$q;
-        c_zero_len$d = c_zero_len$q;
-        c_too_long$d = c_too_long$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_len_mismatch$d = c_len_mismatch$q;
-        c_no_id$d = c_no_id$q;
-        c_no_buffer$d = c_no_buffer$q;
-        c_bucket_full$d = c_bucket_full$q;
-        c_duplicate$d = c_duplicate$q;
-        c_recent$d = c_recent$q;
-        c_fallback$d = c_fallback$q;
         ap_found$d = ap_found$q;
         ap_miss$d = ap_miss$q;
         ap_alloc$d = ap_alloc$q;
@@ -3289,6 +3583,36 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         o_sched$d = o_sched$q;
         o_sched_slot$d = o_sched_slot$q;
         o_sched_gen$d = o_sched_gen$q;
+        c_bad_offset$clock = clock;
+        c_bucket_full$clock = clock;
+        c_duplicate$clock = clock;
+        c_fallback$clock = clock;
+        c_len_mismatch$clock = clock;
+        c_no_buffer$clock = clock;
+        c_no_id$clock = clock;
+        c_recent$clock = clock;
+        c_too_long$clock = clock;
+        c_zero_len$clock = clock;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_bucket_full$reset = reset;
+        c_bucket_full$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_fallback$reset = reset;
+        c_fallback$increment = 1'b0;
+        c_len_mismatch$reset = reset;
+        c_len_mismatch$increment = 1'b0;
+        c_no_buffer$reset = reset;
+        c_no_buffer$increment = 1'b0;
+        c_no_id$reset = reset;
+        c_no_id$increment = 1'b0;
+        c_recent$reset = reset;
+        c_recent$increment = 1'b0;
+        c_too_long$reset = reset;
+        c_too_long$increment = 1'b0;
+        c_zero_len$reset = reset;
+        c_zero_len$increment = 1'b0;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -3355,16 +3679,16 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
-        fail_zero_len_count = c_zero_len$q;
-        fail_too_long_count = c_too_long$q;
-        fail_bad_offset_count = c_bad_offset$q;
-        fail_len_mismatch_count = c_len_mismatch$q;
-        fail_no_id_count = c_no_id$q;
-        fail_no_buffer_count = c_no_buffer$q;
-        fail_bucket_full_count = c_bucket_full$q;
-        duplicate_count = c_duplicate$q;
-        recent_duplicate_count = c_recent$q;
-        class_fallback_count = c_fallback$q;
+        fail_zero_len_count = c_zero_len$count;
+        fail_too_long_count = c_too_long$count;
+        fail_bad_offset_count = c_bad_offset$count;
+        fail_len_mismatch_count = c_len_mismatch$count;
+        fail_no_id_count = c_no_id$count;
+        fail_no_buffer_count = c_no_buffer$count;
+        fail_bucket_full_count = c_bucket_full$count;
+        duplicate_count = c_duplicate$count;
+        recent_duplicate_count = c_recent$count;
+        class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
@@ -3680,35 +4004,35 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         live$d = live_set & (~release_mask$onehot);
         if (r_valid$q & (~late_duplicate)) begin
             if (r_reason$q == 32'h1) begin
-                c_zero_len$d = c_zero_len$q + 32'h1;
+                c_zero_len$increment = 1'b1;
             end
             if (r_reason$q == 32'h2) begin
-                c_too_long$d = c_too_long$q + 32'h1;
+                c_too_long$increment = 1'b1;
             end
             if (r_reason$q == 32'h3) begin
-                c_bad_offset$d = c_bad_offset$q + 32'h1;
+                c_bad_offset$increment = 1'b1;
             end
             if (r_reason$q == 32'h4) begin
-                c_len_mismatch$d = c_len_mismatch$q + 32'h1;
+                c_len_mismatch$increment = 1'b1;
             end
             if (r_reason$q == 32'h5) begin
-                c_no_id$d = c_no_id$q + 32'h1;
+                c_no_id$increment = 1'b1;
             end
             if (r_reason$q == 32'h6) begin
-                c_no_buffer$d = c_no_buffer$q + 32'h1;
+                c_no_buffer$increment = 1'b1;
             end
             if (r_reason$q == 32'h7) begin
-                c_bucket_full$d = c_bucket_full$q + 32'h1;
+                c_bucket_full$increment = 1'b1;
             end
         end
         if (ap_duplicate$q) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (late_duplicate) begin
-            c_recent$d = c_recent$q + 32'h1;
+            c_recent$increment = 1'b1;
         end
         if (ap_fallback$q & (~ap_found$q)) begin
-            c_fallback$d = c_fallback$q + 32'h1;
+            c_fallback$increment = 1'b1;
         end
         if (reset) begin
             live$d = 32'h0;
@@ -3725,16 +4049,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
             r_sched$d = 1'b0;
             o_valid$d = 1'b0;
             o_sched$d = 1'b0;
-            c_zero_len$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_len_mismatch$d = 32'h0;
-            c_no_id$d = 32'h0;
-            c_no_buffer$d = 32'h0;
-            c_bucket_full$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_recent$d = 32'h0;
-            c_fallback$d = 32'h0;
             ids$alloc_ready = 1'b0;
             class0$alloc_ready = 1'b0;
             class1$alloc_ready = 1'b0;
@@ -4037,26 +4351,47 @@ module nt_blocks_16_reassembly$msg_table$ap_write(d,q,clock);
 endmodule // nt_blocks_16_reassembly$msg_table$ap_write
 
 
-module nt_blocks_16_reassembly$msg_table$c_bad_offset(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_bad_offset(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_bad_offset
 
 
-module nt_blocks_16_reassembly$msg_table$c_bucket_full(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4070,12 +4405,52 @@ module nt_blocks_16_reassembly$msg_table$c_bucket_full(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_bad_offset$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_bucket_full(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_bucket_full$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_bucket_full
 
 
-module nt_blocks_16_reassembly$msg_table$c_duplicate(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_bucket_full$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4089,12 +4464,52 @@ module nt_blocks_16_reassembly$msg_table$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_bucket_full$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_duplicate
 
 
-module nt_blocks_16_reassembly$msg_table$c_fallback(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4108,12 +4523,52 @@ module nt_blocks_16_reassembly$msg_table$c_fallback(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_duplicate$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_fallback(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_fallback$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_fallback
 
 
-module nt_blocks_16_reassembly$msg_table$c_len_mismatch(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_fallback$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4127,12 +4582,52 @@ module nt_blocks_16_reassembly$msg_table$c_len_mismatch(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_fallback$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_len_mismatch(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_len_mismatch$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_len_mismatch
 
 
-module nt_blocks_16_reassembly$msg_table$c_no_buffer(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_len_mismatch$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4146,12 +4641,52 @@ module nt_blocks_16_reassembly$msg_table$c_no_buffer(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_len_mismatch$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_no_buffer(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_no_buffer$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_no_buffer
 
 
-module nt_blocks_16_reassembly$msg_table$c_no_id(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_no_buffer$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4165,12 +4700,52 @@ module nt_blocks_16_reassembly$msg_table$c_no_id(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_no_buffer$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_no_id(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_no_id$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_no_id
 
 
-module nt_blocks_16_reassembly$msg_table$c_recent(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_no_id$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4184,12 +4759,52 @@ module nt_blocks_16_reassembly$msg_table$c_recent(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_no_id$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_recent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_recent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_recent
 
 
-module nt_blocks_16_reassembly$msg_table$c_too_long(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_recent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4203,12 +4818,52 @@ module nt_blocks_16_reassembly$msg_table$c_too_long(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_recent$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_too_long(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_too_long$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_too_long
 
 
-module nt_blocks_16_reassembly$msg_table$c_zero_len(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$c_too_long$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4224,7 +4879,66 @@ module nt_blocks_16_reassembly$msg_table$c_zero_len(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_blocks_16_reassembly$msg_table$c_too_long$value
+
+
+module nt_blocks_16_reassembly$msg_table$c_zero_len(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$c_zero_len$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_blocks_16_reassembly$msg_table$c_zero_len
+
+
+module nt_blocks_16_reassembly$msg_table$c_zero_len$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$c_zero_len$value
 
 
 module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -4248,9 +4962,10 @@ module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -4275,9 +4990,10 @@ module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id
         .clock(pending$clock)
     );
     nt_blocks_16_reassembly$msg_table$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_16_reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -4295,17 +5011,18 @@ module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -4314,20 +5031,59 @@ module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$class0
 
 
-module nt_blocks_16_reassembly$msg_table$class0$double_frees(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$class0$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$class0$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$class0$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$class0$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4343,7 +5099,7 @@ module nt_blocks_16_reassembly$msg_table$class0$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$class0$double_frees
+endmodule // nt_blocks_16_reassembly$msg_table$class0$double_frees$value
 
 
 module nt_blocks_16_reassembly$msg_table$class0$freed(index,enable,onehot);
@@ -4454,9 +5210,10 @@ module nt_blocks_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -4481,9 +5238,10 @@ module nt_blocks_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id
         .clock(pending$clock)
     );
     nt_blocks_16_reassembly$msg_table$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_16_reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -4501,17 +5259,18 @@ module nt_blocks_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -4520,20 +5279,59 @@ module nt_blocks_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$class1
 
 
-module nt_blocks_16_reassembly$msg_table$class1$double_frees(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$class1$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$class1$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$class1$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$class1$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4549,7 +5347,7 @@ module nt_blocks_16_reassembly$msg_table$class1$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$class1$double_frees
+endmodule // nt_blocks_16_reassembly$msg_table$class1$double_frees$value
 
 
 module nt_blocks_16_reassembly$msg_table$class1$freed(index,enable,onehot);
@@ -4660,9 +5458,10 @@ module nt_blocks_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -4687,9 +5486,10 @@ module nt_blocks_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id
         .clock(pending$clock)
     );
     nt_blocks_16_reassembly$msg_table$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_16_reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -4707,17 +5507,18 @@ module nt_blocks_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -4726,20 +5527,59 @@ module nt_blocks_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$class2
 
 
-module nt_blocks_16_reassembly$msg_table$class2$double_frees(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$class2$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$class2$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$class2$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$class2$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4755,7 +5595,7 @@ module nt_blocks_16_reassembly$msg_table$class2$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$class2$double_frees
+endmodule // nt_blocks_16_reassembly$msg_table$class2$double_frees$value
 
 
 module nt_blocks_16_reassembly$msg_table$class2$freed(index,enable,onehot);
@@ -4866,9 +5706,10 @@ module nt_blocks_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -4893,9 +5734,10 @@ module nt_blocks_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id
         .clock(pending$clock)
     );
     nt_blocks_16_reassembly$msg_table$class3$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_16_reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -4913,17 +5755,18 @@ module nt_blocks_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -4932,20 +5775,59 @@ module nt_blocks_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$class3
 
 
-module nt_blocks_16_reassembly$msg_table$class3$double_frees(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$class3$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$class3$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$class3$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$class3$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -4961,7 +5843,7 @@ module nt_blocks_16_reassembly$msg_table$class3$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$class3$double_frees
+endmodule // nt_blocks_16_reassembly$msg_table$class3$double_frees$value
 
 
 module nt_blocks_16_reassembly$msg_table$class3$freed(index,enable,onehot);
@@ -5328,9 +6210,10 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  [31:0] c_full_wait$d;
-    wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -5592,9 +6475,10 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         .clock(since_scrub$clock)
     );
     nt_blocks_16_reassembly$msg_table$delivered$c_full_wait c_full_wait(
-        .d(c_full_wait$d),
-        .q(c_full_wait$q),
-        .clock(c_full_wait$clock)
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
     );
 
     // Update code
@@ -5614,7 +6498,6 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         scrub_bucket$clock = clock;
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
-        c_full_wait$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -5630,7 +6513,9 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         scrub_bucket$d = scrub_bucket$q;
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
-        c_full_wait$d = c_full_wait$q;
+        c_full_wait$clock = clock;
+        c_full_wait$reset = reset;
+        c_full_wait$increment = 1'b0;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -5663,7 +6548,7 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$q;
+        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -6107,7 +6992,7 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         if (ins_decide$q & (~place)) begin
             ins_wait$d = 1'b1;
             if (~ins_retry$q) begin
-                c_full_wait$d = c_full_wait$q + 32'h1;
+                c_full_wait$increment = 1'b1;
             end
         end
         if (~init_done$q) begin
@@ -6129,7 +7014,6 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
             scrub_decide$d = 1'b0;
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
-            c_full_wait$d = 32'h0;
         end
     end
 
@@ -6155,7 +7039,47 @@ module nt_blocks_16_reassembly$msg_table$delivered$alive_epochs(d,q,clock);
 endmodule // nt_blocks_16_reassembly$msg_table$delivered$alive_epochs
 
 
-module nt_blocks_16_reassembly$msg_table$delivered$c_full_wait(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$delivered$c_full_wait(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$delivered$c_full_wait$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$delivered$c_full_wait
+
+
+module nt_blocks_16_reassembly$msg_table$delivered$c_full_wait$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6171,7 +7095,7 @@ module nt_blocks_16_reassembly$msg_table$delivered$c_full_wait(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$delivered$c_full_wait
+endmodule // nt_blocks_16_reassembly$msg_table$delivered$c_full_wait$value
 
 
 module nt_blocks_16_reassembly$msg_table$delivered$epoch(d,q,clock);
@@ -7434,9 +8358,10 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -7461,9 +8386,10 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
         .clock(pending$clock)
     );
     nt_blocks_16_reassembly$msg_table$ids$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_blocks_16_reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -7481,17 +8407,18 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -7500,20 +8427,59 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$ids
 
 
-module nt_blocks_16_reassembly$msg_table$ids$double_frees(d,q,clock);
+module nt_blocks_16_reassembly$msg_table$ids$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$ids$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$ids$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$ids$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -7529,7 +8495,7 @@ module nt_blocks_16_reassembly$msg_table$ids$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_reassembly$msg_table$ids$double_frees
+endmodule // nt_blocks_16_reassembly$msg_table$ids$double_frees$value
 
 
 module nt_blocks_16_reassembly$msg_table$ids$freed(index,enable,onehot);

@@ -167,24 +167,30 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
     reg  s3_wrote$d;
     wire  s3_wrote$q;
     reg  s3_wrote$clock;
-    reg  [31:0] bad_ports$d;
-    wire  [31:0] bad_ports$q;
     reg  bad_ports$clock;
-    reg  [31:0] not_bolts$d;
-    wire  [31:0] not_bolts$q;
+    reg  bad_ports$reset;
+    reg  bad_ports$increment;
+    wire  [31:0] bad_ports$count;
     reg  not_bolts$clock;
-    reg  [31:0] srcs$d;
-    wire  [31:0] srcs$q;
+    reg  not_bolts$reset;
+    reg  not_bolts$increment;
+    wire  [31:0] not_bolts$count;
     reg  srcs$clock;
-    reg  [31:0] pru_tokens$d;
-    wire  [31:0] pru_tokens$q;
+    reg  srcs$reset;
+    reg  srcs$increment;
+    wire  [31:0] srcs$count;
     reg  pru_tokens$clock;
-    reg  [31:0] pru_grants$d;
-    wire  [31:0] pru_grants$q;
+    reg  pru_tokens$reset;
+    reg  pru_tokens$increment;
+    wire  [31:0] pru_tokens$count;
     reg  pru_grants$clock;
-    reg  [31:0] supply_grants$d;
-    wire  [31:0] supply_grants$q;
+    reg  pru_grants$reset;
+    reg  pru_grants$increment;
+    wire  [31:0] pru_grants$count;
     reg  supply_grants$clock;
+    reg  supply_grants$reset;
+    reg  supply_grants$increment;
+    wire  [31:0] supply_grants$count;
     reg  [23:0] cfg_mtu_q$d;
     wire  [23:0] cfg_mtu_q$q;
     reg  cfg_mtu_q$clock;
@@ -428,34 +434,40 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
         .clock(s3_wrote$clock)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports bad_ports(
-        .d(bad_ports$d),
-        .q(bad_ports$q),
-        .clock(bad_ports$clock)
+        .clock(bad_ports$clock),
+        .reset(bad_ports$reset),
+        .increment(bad_ports$increment),
+        .count(bad_ports$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts not_bolts(
-        .d(not_bolts$d),
-        .q(not_bolts$q),
-        .clock(not_bolts$clock)
+        .clock(not_bolts$clock),
+        .reset(not_bolts$reset),
+        .increment(not_bolts$increment),
+        .count(not_bolts$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$srcs srcs(
-        .d(srcs$d),
-        .q(srcs$q),
-        .clock(srcs$clock)
+        .clock(srcs$clock),
+        .reset(srcs$reset),
+        .increment(srcs$increment),
+        .count(srcs$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens pru_tokens(
-        .d(pru_tokens$d),
-        .q(pru_tokens$q),
-        .clock(pru_tokens$clock)
+        .clock(pru_tokens$clock),
+        .reset(pru_tokens$reset),
+        .increment(pru_tokens$increment),
+        .count(pru_tokens$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants pru_grants(
-        .d(pru_grants$d),
-        .q(pru_grants$q),
-        .clock(pru_grants$clock)
+        .clock(pru_grants$clock),
+        .reset(pru_grants$reset),
+        .increment(pru_grants$increment),
+        .count(pru_grants$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants supply_grants(
-        .d(supply_grants$d),
-        .q(supply_grants$q),
-        .clock(supply_grants$clock)
+        .clock(supply_grants$clock),
+        .reset(supply_grants$reset),
+        .increment(supply_grants$increment),
+        .count(supply_grants$count)
     );
     nt_bolt_ingress_64p_lut_bolt_ingress$cfg_mtu_q cfg_mtu_q(
         .d(cfg_mtu_q$d),
@@ -506,12 +518,6 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
         s3_pru$clock = clock;
         s3_token$clock = clock;
         s3_wrote$clock = clock;
-        bad_ports$clock = clock;
-        not_bolts$clock = clock;
-        srcs$clock = clock;
-        pru_tokens$clock = clock;
-        pru_grants$clock = clock;
-        supply_grants$clock = clock;
         seen$d = seen$q;
         cfg_mtu_q$d = cfg_mtu_q$q;
         cfg_token_cap_q$d = cfg_token_cap_q$q;
@@ -548,12 +554,24 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
         s3_pru$d = s3_pru$q;
         s3_token$d = s3_token$q;
         s3_wrote$d = s3_wrote$q;
-        bad_ports$d = bad_ports$q;
-        not_bolts$d = not_bolts$q;
-        srcs$d = srcs$q;
-        pru_tokens$d = pru_tokens$q;
-        pru_grants$d = pru_grants$q;
-        supply_grants$d = supply_grants$q;
+        bad_ports$clock = clock;
+        not_bolts$clock = clock;
+        pru_grants$clock = clock;
+        pru_tokens$clock = clock;
+        srcs$clock = clock;
+        supply_grants$clock = clock;
+        bad_ports$reset = reset;
+        bad_ports$increment = 1'b0;
+        not_bolts$reset = reset;
+        not_bolts$increment = 1'b0;
+        pru_grants$reset = reset;
+        pru_grants$increment = 1'b0;
+        pru_tokens$reset = reset;
+        pru_tokens$increment = 1'b0;
+        srcs$reset = reset;
+        srcs$increment = 1'b0;
+        supply_grants$reset = reset;
+        supply_grants$increment = 1'b0;
         last_arrival_mem$read_clock = clock;
         last_arrival_mem$write_clock = clock;
         port_cfg_mem$read_clock = clock;
@@ -586,10 +604,10 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
             seen$d = (seen$q & ~(1 << (s0_port)) | ((1'b1) << (s0_port)));
         end
         if (in_valid & (~s0_port_ok)) begin
-            bad_ports$d = bad_ports$q + 32'h1;
+            bad_ports$increment = 1'b1;
         end
         if ((in_valid & s0_port_ok) & (~in_bolt)) begin
-            not_bolts$d = not_bolts$q + 32'h1;
+            not_bolts$increment = 1'b1;
         end
         s1_port = ((s1_egress$q) & 6'h3f);
         s1_inter_arrival = s1_now$q - last_arrival_mem$read_data;
@@ -704,16 +722,16 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
         end
         s3_wrote$d = s2_is_data;
         if (s2_src) begin
-            srcs$d = srcs$q + 32'h1;
+            srcs$increment = 1'b1;
         end
         if (s2_pru_made) begin
-            pru_tokens$d = pru_tokens$q + 32'h1;
+            pru_tokens$increment = 1'b1;
         end
         if (s2_pru_grant) begin
-            pru_grants$d = pru_grants$q + 32'h1;
+            pru_grants$increment = 1'b1;
         end
         if (s2_supply_grant) begin
-            supply_grants$d = supply_grants$q + 32'h1;
+            supply_grants$increment = 1'b1;
         end
         out_valid = s3_valid$q;
         out_drop = s3_drop$q;
@@ -726,12 +744,12 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
         out_pkt_len = s3_len$q;
         out_pru_token = s3_pru$q;
         out_supply_token = s3_token$q;
-        bad_port_count = bad_ports$q;
-        not_bolt_count = not_bolts$q;
-        src_count = srcs$q;
-        pru_token_count = pru_tokens$q;
-        pru_grant_count = pru_grants$q;
-        supply_grant_count = supply_grants$q;
+        bad_port_count = bad_ports$count;
+        not_bolt_count = not_bolts$count;
+        src_count = srcs$count;
+        pru_token_count = pru_tokens$count;
+        pru_grant_count = pru_grants$count;
+        supply_grant_count = supply_grants$count;
         if (reset) begin
             seen$d = 32'h0;
             s1_valid$d = 1'b0;
@@ -740,19 +758,53 @@ module nt_bolt_ingress_64p_lut_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_
             s3_drop$d = 1'b0;
             s3_src$d = 1'b0;
             s3_wrote$d = 1'b0;
-            bad_ports$d = 32'h0;
-            not_bolts$d = 32'h0;
-            srcs$d = 32'h0;
-            pru_tokens$d = 32'h0;
-            pru_grants$d = 32'h0;
-            supply_grants$d = 32'h0;
         end
     end
 
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -768,7 +820,7 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$bad_ports$value
 
 
 module nt_bolt_ingress_64p_lut_bolt_ingress$cfg_mtu_q(d,q,clock);
@@ -838,7 +890,47 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$last_arrival_mem(read_address,read_c
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$last_arrival_mem
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -854,7 +946,7 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$not_bolts$value
 
 
 module nt_bolt_ingress_64p_lut_bolt_ingress$port_cfg_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -952,26 +1044,47 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$port_cfg_mem(read_address,read_clock
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$port_cfg_mem
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -987,7 +1100,66 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$pru_grants$value
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$pru_tokens$value
 
 
 module nt_bolt_ingress_64p_lut_bolt_ingress$s1_bolt(d,q,clock);
@@ -1636,26 +1808,47 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$seen(d,q,clock);
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$seen
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$srcs(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$srcs(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$srcs$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$srcs
 
 
-module nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants(d,q,clock);
+module nt_bolt_ingress_64p_lut_bolt_ingress$srcs$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1671,7 +1864,66 @@ module nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$srcs$value
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants
+
+
+module nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_lut_bolt_ingress$supply_grants$value
 
 
 module nt_bolt_ingress_64p_lut_bolt_ingress$supply_unit(clock,inter_arrival,rate_q8,supply);

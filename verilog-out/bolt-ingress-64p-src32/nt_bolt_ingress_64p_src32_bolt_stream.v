@@ -152,24 +152,30 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
     reg  [15:0] cycle_count$d;
     wire  [15:0] cycle_count$q;
     reg  cycle_count$clock;
-    reg  [31:0] not_ipv4s$d;
-    wire  [31:0] not_ipv4s$q;
     reg  not_ipv4s$clock;
-    reg  [31:0] wrong_protocols$d;
-    wire  [31:0] wrong_protocols$q;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
     reg  wrong_protocols$clock;
-    reg  [31:0] too_shorts$d;
-    wire  [31:0] too_shorts$q;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
     reg  too_shorts$clock;
-    reg  [31:0] srcs_sent$d;
-    wire  [31:0] srcs_sent$q;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
     reg  srcs_sent$clock;
-    reg  [31:0] srcs_dropped$d;
-    wire  [31:0] srcs_dropped$q;
+    reg  srcs_sent$reset;
+    reg  srcs_sent$increment;
+    wire  [31:0] srcs_sent$count;
     reg  srcs_dropped$clock;
-    reg  [31:0] length_mismatches$d;
-    wire  [31:0] length_mismatches$q;
+    reg  srcs_dropped$reset;
+    reg  srcs_dropped$increment;
+    wire  [31:0] srcs_dropped$count;
     reg  length_mismatches$clock;
+    reg  length_mismatches$reset;
+    reg  length_mismatches$increment;
+    wire  [31:0] length_mismatches$count;
 
     // Local signals
     reg  room;
@@ -349,34 +355,40 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         .clock(cycle_count$clock)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s not_ipv4s(
-        .d(not_ipv4s$d),
-        .q(not_ipv4s$q),
-        .clock(not_ipv4s$clock)
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols wrong_protocols(
-        .d(wrong_protocols$d),
-        .q(wrong_protocols$q),
-        .clock(wrong_protocols$clock)
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$too_shorts too_shorts(
-        .d(too_shorts$d),
-        .q(too_shorts$q),
-        .clock(too_shorts$clock)
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent srcs_sent(
-        .d(srcs_sent$d),
-        .q(srcs_sent$q),
-        .clock(srcs_sent$clock)
+        .clock(srcs_sent$clock),
+        .reset(srcs_sent$reset),
+        .increment(srcs_sent$increment),
+        .count(srcs_sent$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped srcs_dropped(
-        .d(srcs_dropped$d),
-        .q(srcs_dropped$q),
-        .clock(srcs_dropped$clock)
+        .clock(srcs_dropped$clock),
+        .reset(srcs_dropped$reset),
+        .increment(srcs_dropped$increment),
+        .count(srcs_dropped$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches length_mismatches(
-        .d(length_mismatches$d),
-        .q(length_mismatches$q),
-        .clock(length_mismatches$clock)
+        .clock(length_mismatches$clock),
+        .reset(length_mismatches$reset),
+        .increment(length_mismatches$increment),
+        .count(length_mismatches$count)
     );
 
     // Update code
@@ -396,12 +408,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         out_beat$clock = clock;
         head_shown$clock = clock;
         cycle_count$clock = clock;
-        not_ipv4s$clock = clock;
-        wrong_protocols$clock = clock;
-        too_shorts$clock = clock;
-        srcs_sent$clock = clock;
-        srcs_dropped$clock = clock;
-        length_mismatches$clock = clock;
         in_beat$d = in_beat$q;
         in_tuser$d = in_tuser$q;
         in_ethertype_ok$d = in_ethertype_ok$q;
@@ -417,12 +423,24 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         out_beat$d = out_beat$q;
         head_shown$d = head_shown$q;
         cycle_count$d = cycle_count$q;
-        not_ipv4s$d = not_ipv4s$q;
-        wrong_protocols$d = wrong_protocols$q;
-        too_shorts$d = too_shorts$q;
-        srcs_sent$d = srcs_sent$q;
-        srcs_dropped$d = srcs_dropped$q;
-        length_mismatches$d = length_mismatches$q;
+        length_mismatches$clock = clock;
+        not_ipv4s$clock = clock;
+        srcs_dropped$clock = clock;
+        srcs_sent$clock = clock;
+        too_shorts$clock = clock;
+        wrong_protocols$clock = clock;
+        length_mismatches$reset = reset;
+        length_mismatches$increment = 1'b0;
+        not_ipv4s$reset = reset;
+        not_ipv4s$increment = 1'b0;
+        srcs_dropped$reset = reset;
+        srcs_dropped$increment = 1'b0;
+        srcs_sent$reset = reset;
+        srcs_sent$increment = 1'b0;
+        too_shorts$reset = reset;
+        too_shorts$increment = 1'b0;
+        wrong_protocols$reset = reset;
+        wrong_protocols$increment = 1'b0;
         core$clock = clock;
         data_fifo$clock = clock;
         decision_fifo$clock = clock;
@@ -547,7 +565,7 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
             pkt_len_now = 32'h3c;
         end
         if (((accept & s_axis_tlast) & is_bolt) & (frame_bytes_now != pkt_len_now)) begin
-            length_mismatches$d = length_mismatches$q + 32'h1;
+            length_mismatches$increment = 1'b1;
         end
         if (accept) begin
             in_header$d = header_merged;
@@ -580,13 +598,13 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         end
         if (descriptor_fire & (~is_bolt)) begin
             if (~(ethertype_now)) begin
-                not_ipv4s$d = not_ipv4s$q + 32'h1;
+                not_ipv4s$increment = 1'b1;
             end
             else if (~(protocol_now)) begin
-                wrong_protocols$d = wrong_protocols$q + 32'h1;
+                wrong_protocols$increment = 1'b1;
             end
             else begin
-                too_shorts$d = too_shorts$q + 32'h1;
+                too_shorts$increment = 1'b1;
             end
         end
         decision_fifo$push = core$out_valid;
@@ -739,11 +757,11 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         end
         if (src_done) begin
             src_busy$d = 1'b0;
-            srcs_sent$d = srcs_sent$q + 32'h1;
+            srcs_sent$increment = 1'b1;
         end
         if (core$out_valid & core$out_src) begin
             if (src_busy$q & (~src_done)) begin
-                srcs_dropped$d = srcs_dropped$q + 32'h1;
+                srcs_dropped$increment = 1'b1;
             end
             else begin
                 src_busy$d = 1'b1;
@@ -767,12 +785,12 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
         pru_token_count = core$pru_token_count;
         pru_grant_count = core$pru_grant_count;
         supply_grant_count = core$supply_grant_count;
-        not_ipv4_count = not_ipv4s$q;
-        wrong_protocol_count = wrong_protocols$q;
-        too_short_count = too_shorts$q;
-        src_sent_count = srcs_sent$q;
-        src_dropped_count = srcs_dropped$q;
-        length_mismatch_count = length_mismatches$q;
+        not_ipv4_count = not_ipv4s$count;
+        wrong_protocol_count = wrong_protocols$count;
+        too_short_count = too_shorts$count;
+        src_sent_count = srcs_sent$count;
+        src_dropped_count = srcs_dropped$count;
+        length_mismatch_count = length_mismatches$count;
         if (reset) begin
             in_beat$d = 32'h0;
             in_ethertype_ok$d = 1'b0;
@@ -782,12 +800,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thre
             src_beat$d = 32'h0;
             out_beat$d = 32'h0;
             head_shown$d = 1'b0;
-            not_ipv4s$d = 32'h0;
-            wrong_protocols$d = 32'h0;
-            too_shorts$d = 32'h0;
-            srcs_sent$d = 32'h0;
-            srcs_dropped$d = 32'h0;
-            length_mismatches$d = 32'h0;
             in_bytes$d = 32'h0;
         end
     end
@@ -963,24 +975,30 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
     reg  s3_wrote$d;
     wire  s3_wrote$q;
     reg  s3_wrote$clock;
-    reg  [31:0] bad_ports$d;
-    wire  [31:0] bad_ports$q;
     reg  bad_ports$clock;
-    reg  [31:0] not_bolts$d;
-    wire  [31:0] not_bolts$q;
+    reg  bad_ports$reset;
+    reg  bad_ports$increment;
+    wire  [31:0] bad_ports$count;
     reg  not_bolts$clock;
-    reg  [31:0] srcs$d;
-    wire  [31:0] srcs$q;
+    reg  not_bolts$reset;
+    reg  not_bolts$increment;
+    wire  [31:0] not_bolts$count;
     reg  srcs$clock;
-    reg  [31:0] pru_tokens$d;
-    wire  [31:0] pru_tokens$q;
+    reg  srcs$reset;
+    reg  srcs$increment;
+    wire  [31:0] srcs$count;
     reg  pru_tokens$clock;
-    reg  [31:0] pru_grants$d;
-    wire  [31:0] pru_grants$q;
+    reg  pru_tokens$reset;
+    reg  pru_tokens$increment;
+    wire  [31:0] pru_tokens$count;
     reg  pru_grants$clock;
-    reg  [31:0] supply_grants$d;
-    wire  [31:0] supply_grants$q;
+    reg  pru_grants$reset;
+    reg  pru_grants$increment;
+    wire  [31:0] pru_grants$count;
     reg  supply_grants$clock;
+    reg  supply_grants$reset;
+    reg  supply_grants$increment;
+    wire  [31:0] supply_grants$count;
     reg  [23:0] cfg_mtu_q$d;
     wire  [23:0] cfg_mtu_q$q;
     reg  cfg_mtu_q$clock;
@@ -1224,34 +1242,40 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         .clock(s3_wrote$clock)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports bad_ports(
-        .d(bad_ports$d),
-        .q(bad_ports$q),
-        .clock(bad_ports$clock)
+        .clock(bad_ports$clock),
+        .reset(bad_ports$reset),
+        .increment(bad_ports$increment),
+        .count(bad_ports$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts not_bolts(
-        .d(not_bolts$d),
-        .q(not_bolts$q),
-        .clock(not_bolts$clock)
+        .clock(not_bolts$clock),
+        .reset(not_bolts$reset),
+        .increment(not_bolts$increment),
+        .count(not_bolts$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$srcs srcs(
-        .d(srcs$d),
-        .q(srcs$q),
-        .clock(srcs$clock)
+        .clock(srcs$clock),
+        .reset(srcs$reset),
+        .increment(srcs$increment),
+        .count(srcs$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens pru_tokens(
-        .d(pru_tokens$d),
-        .q(pru_tokens$q),
-        .clock(pru_tokens$clock)
+        .clock(pru_tokens$clock),
+        .reset(pru_tokens$reset),
+        .increment(pru_tokens$increment),
+        .count(pru_tokens$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants pru_grants(
-        .d(pru_grants$d),
-        .q(pru_grants$q),
-        .clock(pru_grants$clock)
+        .clock(pru_grants$clock),
+        .reset(pru_grants$reset),
+        .increment(pru_grants$increment),
+        .count(pru_grants$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants supply_grants(
-        .d(supply_grants$d),
-        .q(supply_grants$q),
-        .clock(supply_grants$clock)
+        .clock(supply_grants$clock),
+        .reset(supply_grants$reset),
+        .increment(supply_grants$increment),
+        .count(supply_grants$count)
     );
     nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_mtu_q cfg_mtu_q(
         .d(cfg_mtu_q$d),
@@ -1302,12 +1326,6 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         s3_pru$clock = clock;
         s3_token$clock = clock;
         s3_wrote$clock = clock;
-        bad_ports$clock = clock;
-        not_bolts$clock = clock;
-        srcs$clock = clock;
-        pru_tokens$clock = clock;
-        pru_grants$clock = clock;
-        supply_grants$clock = clock;
         seen$d = seen$q;
         cfg_mtu_q$d = cfg_mtu_q$q;
         cfg_token_cap_q$d = cfg_token_cap_q$q;
@@ -1344,12 +1362,24 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         s3_pru$d = s3_pru$q;
         s3_token$d = s3_token$q;
         s3_wrote$d = s3_wrote$q;
-        bad_ports$d = bad_ports$q;
-        not_bolts$d = not_bolts$q;
-        srcs$d = srcs$q;
-        pru_tokens$d = pru_tokens$q;
-        pru_grants$d = pru_grants$q;
-        supply_grants$d = supply_grants$q;
+        bad_ports$clock = clock;
+        not_bolts$clock = clock;
+        pru_grants$clock = clock;
+        pru_tokens$clock = clock;
+        srcs$clock = clock;
+        supply_grants$clock = clock;
+        bad_ports$reset = reset;
+        bad_ports$increment = 1'b0;
+        not_bolts$reset = reset;
+        not_bolts$increment = 1'b0;
+        pru_grants$reset = reset;
+        pru_grants$increment = 1'b0;
+        pru_tokens$reset = reset;
+        pru_tokens$increment = 1'b0;
+        srcs$reset = reset;
+        srcs$increment = 1'b0;
+        supply_grants$reset = reset;
+        supply_grants$increment = 1'b0;
         last_arrival_mem$read_clock = clock;
         last_arrival_mem$write_clock = clock;
         port_cfg_mem$read_clock = clock;
@@ -1382,10 +1412,10 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
             seen$d = (seen$q & ~(1 << (s0_port)) | ((1'b1) << (s0_port)));
         end
         if (in_valid & (~s0_port_ok)) begin
-            bad_ports$d = bad_ports$q + 32'h1;
+            bad_ports$increment = 1'b1;
         end
         if ((in_valid & s0_port_ok) & (~in_bolt)) begin
-            not_bolts$d = not_bolts$q + 32'h1;
+            not_bolts$increment = 1'b1;
         end
         s1_port = ((s1_egress$q) & 6'h3f);
         s1_inter_arrival = s1_now$q - last_arrival_mem$read_data;
@@ -1500,16 +1530,16 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         end
         s3_wrote$d = s2_is_data;
         if (s2_src) begin
-            srcs$d = srcs$q + 32'h1;
+            srcs$increment = 1'b1;
         end
         if (s2_pru_made) begin
-            pru_tokens$d = pru_tokens$q + 32'h1;
+            pru_tokens$increment = 1'b1;
         end
         if (s2_pru_grant) begin
-            pru_grants$d = pru_grants$q + 32'h1;
+            pru_grants$increment = 1'b1;
         end
         if (s2_supply_grant) begin
-            supply_grants$d = supply_grants$q + 32'h1;
+            supply_grants$increment = 1'b1;
         end
         out_valid = s3_valid$q;
         out_drop = s3_drop$q;
@@ -1522,12 +1552,12 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
         out_pkt_len = s3_len$q;
         out_pru_token = s3_pru$q;
         out_supply_token = s3_token$q;
-        bad_port_count = bad_ports$q;
-        not_bolt_count = not_bolts$q;
-        src_count = srcs$q;
-        pru_token_count = pru_tokens$q;
-        pru_grant_count = pru_grants$q;
-        supply_grant_count = supply_grants$q;
+        bad_port_count = bad_ports$count;
+        not_bolt_count = not_bolts$count;
+        src_count = srcs$count;
+        pru_token_count = pru_tokens$count;
+        pru_grant_count = pru_grants$count;
+        supply_grant_count = supply_grants$count;
         if (reset) begin
             seen$d = 32'h0;
             s1_valid$d = 1'b0;
@@ -1536,19 +1566,53 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core(clock,reset,now,in_valid,in_bo
             s3_drop$d = 1'b0;
             s3_src$d = 1'b0;
             s3_wrote$d = 1'b0;
-            bad_ports$d = 32'h0;
-            not_bolts$d = 32'h0;
-            srcs$d = 32'h0;
-            pru_tokens$d = 32'h0;
-            pru_grants$d = 32'h0;
-            supply_grants$d = 32'h0;
         end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1564,7 +1628,7 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$bad_ports$value
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$core$cfg_mtu_q(d,q,clock);
@@ -1634,7 +1698,47 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$last_arrival_mem(read_address,
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$last_arrival_mem
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1650,7 +1754,7 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$not_bolts$value
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$core$port_cfg_mem(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -1748,26 +1852,47 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$port_cfg_mem(read_address,read
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$port_cfg_mem
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1783,7 +1908,66 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$pru_grants$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$pru_tokens$value
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$core$s1_bolt(d,q,clock);
@@ -2432,26 +2616,47 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$seen(d,q,clock);
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$seen
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$srcs(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$srcs(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$srcs$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$srcs
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$core$srcs$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2467,7 +2672,66 @@ module nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$srcs$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$core$supply_grants$value
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$core$supply_unit(clock,inter_arrival,rate_q8,supply);
@@ -3246,26 +3510,47 @@ module nt_bolt_ingress_64p_src32_bolt_stream$in_tuser(d,q,clock);
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$in_tuser
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3281,7 +3566,66 @@ module nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$length_mismatches$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$not_ipv4s$value
 
 
 module nt_bolt_ingress_64p_src32_bolt_stream$out_beat(d,q,clock);
@@ -3398,26 +3742,47 @@ module nt_bolt_ingress_64p_src32_bolt_stream$src_material(d,q,clock);
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$src_material
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3431,12 +3796,52 @@ module nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$srcs_dropped$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$too_shorts(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3450,12 +3855,52 @@ module nt_bolt_ingress_64p_src32_bolt_stream$too_shorts(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$srcs_sent$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$too_shorts(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$too_shorts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$too_shorts
 
 
-module nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols(d,q,clock);
+module nt_bolt_ingress_64p_src32_bolt_stream$too_shorts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -3471,4 +3916,63 @@ module nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$too_shorts$value
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols
+
+
+module nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_bolt_ingress_64p_src32_bolt_stream$wrong_protocols$value

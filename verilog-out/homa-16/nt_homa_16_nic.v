@@ -1517,12 +1517,14 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     reg  burst_used$d;
     wire  burst_used$q;
     reg  burst_used$clock;
-    reg  [15:0] cnt_ctrl$d;
-    wire  [15:0] cnt_ctrl$q;
     reg  cnt_ctrl$clock;
-    reg  [15:0] cnt_data$d;
-    wire  [15:0] cnt_data$q;
+    reg  cnt_ctrl$reset;
+    reg  cnt_ctrl$increment;
+    wire  [15:0] cnt_ctrl$count;
     reg  cnt_data$clock;
+    reg  cnt_data$reset;
+    reg  cnt_data$increment;
+    wire  [15:0] cnt_data$count;
 
     // Local signals
     reg  [7:0] ctrl_run_next;
@@ -1553,14 +1555,16 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         .clock(burst_used$clock)
     );
     nt_homa_16_nic$arbiter$cnt_ctrl cnt_ctrl(
-        .d(cnt_ctrl$d),
-        .q(cnt_ctrl$q),
-        .clock(cnt_ctrl$clock)
+        .clock(cnt_ctrl$clock),
+        .reset(cnt_ctrl$reset),
+        .increment(cnt_ctrl$increment),
+        .count(cnt_ctrl$count)
     );
     nt_homa_16_nic$arbiter$cnt_data cnt_data(
-        .d(cnt_data$d),
-        .q(cnt_data$q),
-        .clock(cnt_data$clock)
+        .clock(cnt_data$clock),
+        .reset(cnt_data$reset),
+        .increment(cnt_data$increment),
+        .count(cnt_data$count)
     );
 
     // Update code
@@ -1569,14 +1573,16 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         from_data$clock = clock;
         ctrl_run$clock = clock;
         burst_used$clock = clock;
-        cnt_ctrl$clock = clock;
-        cnt_data$clock = clock;
         in_packet$d = in_packet$q;
         from_data$d = from_data$q;
         ctrl_run$d = ctrl_run$q;
         burst_used$d = burst_used$q;
-        cnt_ctrl$d = cnt_ctrl$q;
-        cnt_data$d = cnt_data$q;
+        cnt_ctrl$clock = clock;
+        cnt_data$clock = clock;
+        cnt_ctrl$reset = reset;
+        cnt_ctrl$increment = 1'b0;
+        cnt_data$reset = reset;
+        cnt_data$increment = 1'b0;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
@@ -1629,17 +1635,13 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
             from_data$d = use_data;
             if (use_data) begin
                 ctrl_run_next = 32'h0;
-                if (cnt_data$q != 32'hffff) begin
-                    cnt_data$d = cnt_data$q + 32'h1;
-                end
+                cnt_data$increment = 1'b1;
             end
             else begin
                 if (ctrl_run$q != 32'hff) begin
                     ctrl_run_next = ctrl_run$q + 32'h1;
                 end
-                if (cnt_ctrl$q != 32'hffff) begin
-                    cnt_ctrl$d = cnt_ctrl$q + 32'h1;
-                end
+                cnt_ctrl$increment = 1'b1;
             end
         end
         ctrl_run$d = ctrl_run_next;
@@ -1647,14 +1649,12 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
-        ctrl_packet_count = cnt_ctrl$q;
-        data_packet_count = cnt_data$q;
+        ctrl_packet_count = cnt_ctrl$count;
+        data_packet_count = cnt_data$count;
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
             burst_used$d = 1'b0;
-            cnt_ctrl$d = 32'h0;
-            cnt_data$d = 32'h0;
         end
     end
 
@@ -1680,26 +1680,47 @@ module nt_homa_16_nic$arbiter$burst_used(d,q,clock);
 endmodule // nt_homa_16_nic$arbiter$burst_used
 
 
-module nt_homa_16_nic$arbiter$cnt_ctrl(d,q,clock);
+module nt_homa_16_nic$arbiter$cnt_ctrl(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$arbiter$cnt_ctrl$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$arbiter$cnt_ctrl
 
 
-module nt_homa_16_nic$arbiter$cnt_data(d,q,clock);
+module nt_homa_16_nic$arbiter$cnt_ctrl$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1715,7 +1736,66 @@ module nt_homa_16_nic$arbiter$cnt_data(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$arbiter$cnt_ctrl$value
+
+
+module nt_homa_16_nic$arbiter$cnt_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$arbiter$cnt_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$arbiter$cnt_data
+
+
+module nt_homa_16_nic$arbiter$cnt_data$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$arbiter$cnt_data$value
 
 
 module nt_homa_16_nic$arbiter$ctrl_run(d,q,clock);
@@ -2553,12 +2633,14 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] mismatches$d;
-    wire  [31:0] mismatches$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  mismatches$clock;
+    reg  mismatches$reset;
+    reg  mismatches$increment;
+    wire  [31:0] mismatches$count;
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
@@ -2625,14 +2707,16 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         .clock(sent_bytes$clock)
     );
     nt_homa_16_nic$deparser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_homa_16_nic$deparser$mismatches mismatches(
-        .d(mismatches$d),
-        .q(mismatches$q),
-        .clock(mismatches$clock)
+        .clock(mismatches$clock),
+        .reset(mismatches$reset),
+        .increment(mismatches$increment),
+        .count(mismatches$count)
     );
     nt_homa_16_nic$deparser$frame_ended frame_ended(
         .d(frame_ended$d),
@@ -2654,8 +2738,6 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         s1_total_len$clock = clock;
         s1_checksum$clock = clock;
         sent_bytes$clock = clock;
-        frames$clock = clock;
-        mismatches$clock = clock;
         frame_ended$clock = clock;
         frame_bytes$clock = clock;
         out_beat$d = out_beat$q;
@@ -2665,10 +2747,14 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         s1_total_len$d = s1_total_len$q;
         s1_checksum$d = s1_checksum$q;
         sent_bytes$d = sent_bytes$q;
-        frames$d = frames$q;
-        mismatches$d = mismatches$q;
         frame_ended$d = frame_ended$q;
         frame_bytes$d = frame_bytes$q;
+        frames$clock = clock;
+        mismatches$clock = clock;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        mismatches$reset = reset;
+        mismatches$increment = 1'b0;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -2757,17 +2843,15 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         frame_bytes$d = bytes_now;
         frame_mismatched = frame_ended$q & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (frame_bytes$q != s1_payload_len$q)));
         if (frame_ended$q) begin
-            frames$d = frames$q + 32'h1;
+            frames$increment = 1'b1;
         end
         if (frame_mismatched) begin
-            mismatches$d = mismatches$q + 32'h1;
+            mismatches$increment = 1'b1;
         end
-        frame_count = frames$q;
-        length_mismatch_count = mismatches$q;
+        frame_count = frames$count;
+        length_mismatch_count = mismatches$count;
         if (reset) begin
             out_beat$d = 32'h0;
-            frames$d = 32'h0;
-            mismatches$d = 32'h0;
             frame_ended$d = 1'b0;
         end
     end
@@ -2813,26 +2897,47 @@ module nt_homa_16_nic$deparser$frame_ended(d,q,clock);
 endmodule // nt_homa_16_nic$deparser$frame_ended
 
 
-module nt_homa_16_nic$deparser$frames(d,q,clock);
+module nt_homa_16_nic$deparser$frames(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$deparser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$deparser$frames
 
 
-module nt_homa_16_nic$deparser$mismatches(d,q,clock);
+module nt_homa_16_nic$deparser$frames$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2848,7 +2953,66 @@ module nt_homa_16_nic$deparser$mismatches(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$deparser$frames$value
+
+
+module nt_homa_16_nic$deparser$mismatches(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$deparser$mismatches$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$deparser$mismatches
+
+
+module nt_homa_16_nic$deparser$mismatches$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$deparser$mismatches$value
 
 
 module nt_homa_16_nic$deparser$out_beat(d,q,clock);
@@ -4134,33 +4298,42 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
     reg  out_forward$d;
     wire  out_forward$q;
     reg  out_forward$clock;
-    reg  [31:0] n_data$d;
-    wire  [31:0] n_data$q;
     reg  n_data$clock;
-    reg  [31:0] n_chop$d;
-    wire  [31:0] n_chop$q;
+    reg  n_data$reset;
+    reg  n_data$increment;
+    wire  [31:0] n_data$count;
     reg  n_chop$clock;
-    reg  [31:0] n_control$d;
-    wire  [31:0] n_control$q;
+    reg  n_chop$reset;
+    reg  n_chop$increment;
+    wire  [31:0] n_chop$count;
     reg  n_control$clock;
-    reg  [31:0] n_no_action$d;
-    wire  [31:0] n_no_action$q;
+    reg  n_control$reset;
+    reg  n_control$increment;
+    wire  [31:0] n_control$count;
     reg  n_no_action$clock;
-    reg  [31:0] n_bad_length$d;
-    wire  [31:0] n_bad_length$q;
+    reg  n_no_action$reset;
+    reg  n_no_action$increment;
+    wire  [31:0] n_no_action$count;
     reg  n_bad_length$clock;
-    reg  [31:0] n_rx_fail$d;
-    wire  [31:0] n_rx_fail$q;
+    reg  n_bad_length$reset;
+    reg  n_bad_length$increment;
+    wire  [31:0] n_bad_length$count;
     reg  n_rx_fail$clock;
-    reg  [31:0] n_duplicate$d;
-    wire  [31:0] n_duplicate$q;
+    reg  n_rx_fail$reset;
+    reg  n_rx_fail$increment;
+    wire  [31:0] n_rx_fail$count;
     reg  n_duplicate$clock;
-    reg  [31:0] n_forwarded$d;
-    wire  [31:0] n_forwarded$q;
+    reg  n_duplicate$reset;
+    reg  n_duplicate$increment;
+    wire  [31:0] n_duplicate$count;
     reg  n_forwarded$clock;
-    reg  [31:0] n_frame_length$d;
-    wire  [31:0] n_frame_length$q;
+    reg  n_forwarded$reset;
+    reg  n_forwarded$increment;
+    wire  [31:0] n_forwarded$count;
     reg  n_frame_length$clock;
+    reg  n_frame_length$reset;
+    reg  n_frame_length$increment;
+    wire  [31:0] n_frame_length$count;
     reg  m1_length_ok$d;
     wire  m1_length_ok$q;
     reg  m1_length_ok$clock;
@@ -4404,49 +4577,58 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         .clock(out_forward$clock)
     );
     nt_homa_16_nic$front$n_data n_data(
-        .d(n_data$d),
-        .q(n_data$q),
-        .clock(n_data$clock)
+        .clock(n_data$clock),
+        .reset(n_data$reset),
+        .increment(n_data$increment),
+        .count(n_data$count)
     );
     nt_homa_16_nic$front$n_chop n_chop(
-        .d(n_chop$d),
-        .q(n_chop$q),
-        .clock(n_chop$clock)
+        .clock(n_chop$clock),
+        .reset(n_chop$reset),
+        .increment(n_chop$increment),
+        .count(n_chop$count)
     );
     nt_homa_16_nic$front$n_control n_control(
-        .d(n_control$d),
-        .q(n_control$q),
-        .clock(n_control$clock)
+        .clock(n_control$clock),
+        .reset(n_control$reset),
+        .increment(n_control$increment),
+        .count(n_control$count)
     );
     nt_homa_16_nic$front$n_no_action n_no_action(
-        .d(n_no_action$d),
-        .q(n_no_action$q),
-        .clock(n_no_action$clock)
+        .clock(n_no_action$clock),
+        .reset(n_no_action$reset),
+        .increment(n_no_action$increment),
+        .count(n_no_action$count)
     );
     nt_homa_16_nic$front$n_bad_length n_bad_length(
-        .d(n_bad_length$d),
-        .q(n_bad_length$q),
-        .clock(n_bad_length$clock)
+        .clock(n_bad_length$clock),
+        .reset(n_bad_length$reset),
+        .increment(n_bad_length$increment),
+        .count(n_bad_length$count)
     );
     nt_homa_16_nic$front$n_rx_fail n_rx_fail(
-        .d(n_rx_fail$d),
-        .q(n_rx_fail$q),
-        .clock(n_rx_fail$clock)
+        .clock(n_rx_fail$clock),
+        .reset(n_rx_fail$reset),
+        .increment(n_rx_fail$increment),
+        .count(n_rx_fail$count)
     );
     nt_homa_16_nic$front$n_duplicate n_duplicate(
-        .d(n_duplicate$d),
-        .q(n_duplicate$q),
-        .clock(n_duplicate$clock)
+        .clock(n_duplicate$clock),
+        .reset(n_duplicate$reset),
+        .increment(n_duplicate$increment),
+        .count(n_duplicate$count)
     );
     nt_homa_16_nic$front$n_forwarded n_forwarded(
-        .d(n_forwarded$d),
-        .q(n_forwarded$q),
-        .clock(n_forwarded$clock)
+        .clock(n_forwarded$clock),
+        .reset(n_forwarded$reset),
+        .increment(n_forwarded$increment),
+        .count(n_forwarded$count)
     );
     nt_homa_16_nic$front$n_frame_length n_frame_length(
-        .d(n_frame_length$d),
-        .q(n_frame_length$q),
-        .clock(n_frame_length$clock)
+        .clock(n_frame_length$clock),
+        .reset(n_frame_length$reset),
+        .increment(n_frame_length$increment),
+        .count(n_frame_length$count)
     );
     nt_homa_16_nic$front$m1_length_ok m1_length_ok(
         .d(m1_length_ok$d),
@@ -4461,14 +4643,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         hold_issued$clock = clock;
         hold_meta$clock = clock;
         out_forward$clock = clock;
-        n_data$clock = clock;
-        n_chop$clock = clock;
-        n_control$clock = clock;
-        n_no_action$clock = clock;
-        n_bad_length$clock = clock;
-        n_rx_fail$clock = clock;
-        n_duplicate$clock = clock;
-        n_forwarded$clock = clock;
         hold_table$clock = clock;
         hold_final$clock = clock;
         hold_mark$clock = clock;
@@ -4485,21 +4659,12 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         fl_bad$clock = clock;
         vd_pulse$clock = clock;
         vd_ok$clock = clock;
-        n_frame_length$clock = clock;
         m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
         hold_meta$d = hold_meta$q;
         out_forward$d = out_forward$q;
-        n_data$d = n_data$q;
-        n_chop$d = n_chop$q;
-        n_control$d = n_control$q;
-        n_no_action$d = n_no_action$q;
-        n_bad_length$d = n_bad_length$q;
-        n_rx_fail$d = n_rx_fail$q;
-        n_duplicate$d = n_duplicate$q;
-        n_forwarded$d = n_forwarded$q;
         hold_table$d = hold_table$q;
         hold_final$d = hold_final$q;
         hold_mark$d = hold_mark$q;
@@ -4516,8 +4681,34 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         fl_bad$d = fl_bad$q;
         vd_pulse$d = vd_pulse$q;
         vd_ok$d = vd_ok$q;
-        n_frame_length$d = n_frame_length$q;
         m1_length_ok$d = m1_length_ok$q;
+        n_bad_length$clock = clock;
+        n_chop$clock = clock;
+        n_control$clock = clock;
+        n_data$clock = clock;
+        n_duplicate$clock = clock;
+        n_forwarded$clock = clock;
+        n_frame_length$clock = clock;
+        n_no_action$clock = clock;
+        n_rx_fail$clock = clock;
+        n_bad_length$reset = reset;
+        n_bad_length$increment = 1'b0;
+        n_chop$reset = reset;
+        n_chop$increment = 1'b0;
+        n_control$reset = reset;
+        n_control$increment = 1'b0;
+        n_data$reset = reset;
+        n_data$increment = 1'b0;
+        n_duplicate$reset = reset;
+        n_duplicate$increment = 1'b0;
+        n_forwarded$reset = reset;
+        n_forwarded$increment = 1'b0;
+        n_frame_length$reset = reset;
+        n_frame_length$increment = 1'b0;
+        n_no_action$reset = reset;
+        n_no_action$increment = 1'b0;
+        n_rx_fail$reset = reset;
+        n_rx_fail$increment = 1'b0;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -4703,22 +4894,22 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
             act$meta = hold_meta$q;
         end
         if (m1_is_data) begin
-            n_data$d = n_data$q + 32'h1;
+            n_data$increment = 1'b1;
         end
         if (m1_is_chop) begin
-            n_chop$d = n_chop$q + 32'h1;
+            n_chop$increment = 1'b1;
         end
         if (m1_is_ctrl) begin
-            n_control$d = n_control$q + 32'h1;
+            n_control$increment = 1'b1;
         end
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
-            n_no_action$d = n_no_action$q + 32'h1;
+            n_no_action$increment = 1'b1;
         end
         if (m1_is_data & (~m1_length_ok$q)) begin
-            n_bad_length$d = n_bad_length$q + 32'h1;
+            n_bad_length$increment = 1'b1;
         end
         if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
-            n_frame_length$d = n_frame_length$q + 32'h1;
+            n_frame_length$increment = 1'b1;
         end
         d_is_data = resp_done & hold_is_data;
         d_ok = resp_done & (~resp$fail);
@@ -4748,10 +4939,10 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
             done$ack_no = a_ack;
         end
         if (done$valid & (~done$ok)) begin
-            n_rx_fail$d = n_rx_fail$q + 32'h1;
+            n_rx_fail$increment = 1'b1;
         end
         if (((done$valid & hold_is_data) & done$ok) & (~done$forward)) begin
-            n_duplicate$d = n_duplicate$q + 32'h1;
+            n_duplicate$increment = 1'b1;
         end
         decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
         decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp$rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp$is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
@@ -4781,18 +4972,18 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         if (take & at_first) begin
             out_forward$d = forward_now;
             if (forward_now) begin
-                n_forwarded$d = n_forwarded$q + 32'h1;
+                n_forwarded$increment = 1'b1;
             end
         end
-        data_count = n_data$q;
-        chop_count = n_chop$q;
-        control_count = n_control$q;
-        no_action_count = n_no_action$q;
-        bad_length_count = n_bad_length$q;
-        rx_fail_count = n_rx_fail$q;
-        duplicate_data_count = n_duplicate$q;
-        forwarded_count = n_forwarded$q;
-        bad_frame_length_count = n_frame_length$q;
+        data_count = n_data$count;
+        chop_count = n_chop$count;
+        control_count = n_control$count;
+        no_action_count = n_no_action$count;
+        bad_length_count = n_bad_length$count;
+        rx_fail_count = n_rx_fail$count;
+        duplicate_data_count = n_duplicate$count;
+        forwarded_count = n_forwarded$count;
+        bad_frame_length_count = n_frame_length$count;
         if (reset) begin
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
@@ -4801,15 +4992,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
             fl_bytes$d = 32'h0;
             fl_bad$d = 1'b0;
             out_forward$d = 1'b0;
-            n_frame_length$d = 32'h0;
-            n_data$d = 32'h0;
-            n_chop$d = 32'h0;
-            n_control$d = 32'h0;
-            n_no_action$d = 32'h0;
-            n_bad_length$d = 32'h0;
-            n_rx_fail$d = 32'h0;
-            n_duplicate$d = 32'h0;
-            n_forwarded$d = 32'h0;
         end
     end
 
@@ -5824,26 +6006,47 @@ module nt_homa_16_nic$front$m1_length_ok(d,q,clock);
 endmodule // nt_homa_16_nic$front$m1_length_ok
 
 
-module nt_homa_16_nic$front$n_bad_length(d,q,clock);
+module nt_homa_16_nic$front$n_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_bad_length
 
 
-module nt_homa_16_nic$front$n_chop(d,q,clock);
+module nt_homa_16_nic$front$n_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5857,12 +6060,52 @@ module nt_homa_16_nic$front$n_chop(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_bad_length$value
+
+
+module nt_homa_16_nic$front$n_chop(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_chop$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_chop
 
 
-module nt_homa_16_nic$front$n_control(d,q,clock);
+module nt_homa_16_nic$front$n_chop$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5876,12 +6119,52 @@ module nt_homa_16_nic$front$n_control(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_chop$value
+
+
+module nt_homa_16_nic$front$n_control(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_control$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_control
 
 
-module nt_homa_16_nic$front$n_data(d,q,clock);
+module nt_homa_16_nic$front$n_control$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5895,12 +6178,52 @@ module nt_homa_16_nic$front$n_data(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_control$value
+
+
+module nt_homa_16_nic$front$n_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_data
 
 
-module nt_homa_16_nic$front$n_duplicate(d,q,clock);
+module nt_homa_16_nic$front$n_data$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5914,12 +6237,52 @@ module nt_homa_16_nic$front$n_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_data$value
+
+
+module nt_homa_16_nic$front$n_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_duplicate
 
 
-module nt_homa_16_nic$front$n_forwarded(d,q,clock);
+module nt_homa_16_nic$front$n_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5933,12 +6296,52 @@ module nt_homa_16_nic$front$n_forwarded(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_duplicate$value
+
+
+module nt_homa_16_nic$front$n_forwarded(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_forwarded$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_forwarded
 
 
-module nt_homa_16_nic$front$n_frame_length(d,q,clock);
+module nt_homa_16_nic$front$n_forwarded$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5952,12 +6355,52 @@ module nt_homa_16_nic$front$n_frame_length(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_forwarded$value
+
+
+module nt_homa_16_nic$front$n_frame_length(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_frame_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_frame_length
 
 
-module nt_homa_16_nic$front$n_no_action(d,q,clock);
+module nt_homa_16_nic$front$n_frame_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5971,12 +6414,52 @@ module nt_homa_16_nic$front$n_no_action(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_frame_length$value
+
+
+module nt_homa_16_nic$front$n_no_action(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_no_action$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$n_no_action
 
 
-module nt_homa_16_nic$front$n_rx_fail(d,q,clock);
+module nt_homa_16_nic$front$n_no_action$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5992,7 +6475,66 @@ module nt_homa_16_nic$front$n_rx_fail(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$front$n_no_action$value
+
+
+module nt_homa_16_nic$front$n_rx_fail(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$n_rx_fail$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$front$n_rx_fail
+
+
+module nt_homa_16_nic$front$n_rx_fail$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$n_rx_fail$value
 
 
 module nt_homa_16_nic$front$out_forward(d,q,clock);
@@ -6081,24 +6623,30 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
     reg  s1_empty_pending$d;
     wire  s1_empty_pending$q;
     reg  s1_empty_pending$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] not_ipv4s$d;
-    wire  [31:0] not_ipv4s$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  not_ipv4s$clock;
-    reg  [31:0] wrong_protocols$d;
-    wire  [31:0] wrong_protocols$q;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
     reg  wrong_protocols$clock;
-    reg  [31:0] too_shorts$d;
-    wire  [31:0] too_shorts$q;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
     reg  too_shorts$clock;
-    reg  [31:0] bad_checksums$d;
-    wire  [31:0] bad_checksums$q;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
     reg  bad_checksums$clock;
-    reg  [31:0] bad_flagss$d;
-    wire  [31:0] bad_flagss$q;
+    reg  bad_checksums$reset;
+    reg  bad_checksums$increment;
+    wire  [31:0] bad_checksums$count;
     reg  bad_flagss$clock;
+    reg  bad_flagss$reset;
+    reg  bad_flagss$increment;
+    wire  [31:0] bad_flagss$count;
 
     // Local signals
     reg  accept;
@@ -6160,34 +6708,40 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         .clock(s1_empty_pending$clock)
     );
     nt_homa_16_nic$front$parser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_homa_16_nic$front$parser$not_ipv4s not_ipv4s(
-        .d(not_ipv4s$d),
-        .q(not_ipv4s$q),
-        .clock(not_ipv4s$clock)
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
     );
     nt_homa_16_nic$front$parser$wrong_protocols wrong_protocols(
-        .d(wrong_protocols$d),
-        .q(wrong_protocols$q),
-        .clock(wrong_protocols$clock)
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
     );
     nt_homa_16_nic$front$parser$too_shorts too_shorts(
-        .d(too_shorts$d),
-        .q(too_shorts$q),
-        .clock(too_shorts$clock)
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
     );
     nt_homa_16_nic$front$parser$bad_checksums bad_checksums(
-        .d(bad_checksums$d),
-        .q(bad_checksums$q),
-        .clock(bad_checksums$clock)
+        .clock(bad_checksums$clock),
+        .reset(bad_checksums$reset),
+        .increment(bad_checksums$increment),
+        .count(bad_checksums$count)
     );
     nt_homa_16_nic$front$parser$bad_flagss bad_flagss(
-        .d(bad_flagss$d),
-        .q(bad_flagss$q),
-        .clock(bad_flagss$clock)
+        .clock(bad_flagss$clock),
+        .reset(bad_flagss$reset),
+        .increment(bad_flagss$increment),
+        .count(bad_flagss$count)
     );
 
     // Update code
@@ -6199,12 +6753,6 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         s1_pass$clock = clock;
         s1_first$clock = clock;
         s1_empty_pending$clock = clock;
-        frames$clock = clock;
-        not_ipv4s$clock = clock;
-        wrong_protocols$clock = clock;
-        too_shorts$clock = clock;
-        bad_checksums$clock = clock;
-        bad_flagss$clock = clock;
         in_beat$d = in_beat$q;
         in_header$d = in_header$q;
         in_ip_sum$d = in_ip_sum$q;
@@ -6212,12 +6760,24 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         s1_pass$d = s1_pass$q;
         s1_first$d = s1_first$q;
         s1_empty_pending$d = s1_empty_pending$q;
-        frames$d = frames$q;
-        not_ipv4s$d = not_ipv4s$q;
-        wrong_protocols$d = wrong_protocols$q;
-        too_shorts$d = too_shorts$q;
-        bad_checksums$d = bad_checksums$q;
-        bad_flagss$d = bad_flagss$q;
+        bad_checksums$clock = clock;
+        bad_flagss$clock = clock;
+        frames$clock = clock;
+        not_ipv4s$clock = clock;
+        too_shorts$clock = clock;
+        wrong_protocols$clock = clock;
+        bad_checksums$reset = reset;
+        bad_checksums$increment = 1'b0;
+        bad_flagss$reset = reset;
+        bad_flagss$increment = 1'b0;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        not_ipv4s$reset = reset;
+        not_ipv4s$increment = 1'b0;
+        too_shorts$reset = reset;
+        too_shorts$increment = 1'b0;
+        wrong_protocols$reset = reset;
+        wrong_protocols$increment = 1'b0;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
         empty_taken = s1_empty_pending$q & m_axis_tready;
@@ -6303,7 +6863,7 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
             end
         end
         if (short_end) begin
-            too_shorts$d = too_shorts$q + 32'h1;
+            too_shorts$increment = 1'b1;
         end
         if (m_axis_tvalid & m_axis_tready) begin
             s1_first$d = 1'b0;
@@ -6316,22 +6876,22 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
             s1_header$d = header_merged;
             s1_pass$d = 1'b0;
             if (~ok_length) begin
-                too_shorts$d = too_shorts$q + 32'h1;
+                too_shorts$increment = 1'b1;
             end
             else if (~ok_ipv4) begin
-                not_ipv4s$d = not_ipv4s$q + 32'h1;
+                not_ipv4s$increment = 1'b1;
             end
             else if (~ok_protocol) begin
-                wrong_protocols$d = wrong_protocols$q + 32'h1;
+                wrong_protocols$increment = 1'b1;
             end
             else if (~ok_checksum) begin
-                bad_checksums$d = bad_checksums$q + 32'h1;
+                bad_checksums$increment = 1'b1;
             end
             else if (~ok_flags) begin
-                bad_flagss$d = bad_flagss$q + 32'h1;
+                bad_flagss$increment = 1'b1;
             end
             else begin
-                frames$d = frames$q + 32'h1;
+                frames$increment = 1'b1;
                 s1_pass$d = 1'b1;
                 s1_first$d = 1'b1;
                 s1_empty_pending$d = s_axis_tlast;
@@ -6359,49 +6919,64 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
         hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
         hdr_buf_size_class = h[(32'h188)+:(8)];
-        frame_count = frames$q;
-        not_ipv4_count = not_ipv4s$q;
-        wrong_protocol_count = wrong_protocols$q;
-        too_short_count = too_shorts$q;
-        bad_checksum_count = bad_checksums$q;
-        bad_flags_count = bad_flagss$q;
+        frame_count = frames$count;
+        not_ipv4_count = not_ipv4s$count;
+        wrong_protocol_count = wrong_protocols$count;
+        too_short_count = too_shorts$count;
+        bad_checksum_count = bad_checksums$count;
+        bad_flags_count = bad_flagss$count;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
             s1_first$d = 1'b0;
             s1_empty_pending$d = 1'b0;
-            frames$d = 32'h0;
-            not_ipv4s$d = 32'h0;
-            wrong_protocols$d = 32'h0;
-            too_shorts$d = 32'h0;
-            bad_checksums$d = 32'h0;
-            bad_flagss$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$front$parser
 
 
-module nt_homa_16_nic$front$parser$bad_checksums(d,q,clock);
+module nt_homa_16_nic$front$parser$bad_checksums(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$bad_checksums$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$parser$bad_checksums
 
 
-module nt_homa_16_nic$front$parser$bad_flagss(d,q,clock);
+module nt_homa_16_nic$front$parser$bad_checksums$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6415,12 +6990,52 @@ module nt_homa_16_nic$front$parser$bad_flagss(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$parser$bad_checksums$value
+
+
+module nt_homa_16_nic$front$parser$bad_flagss(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$bad_flagss$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$parser$bad_flagss
 
 
-module nt_homa_16_nic$front$parser$frames(d,q,clock);
+module nt_homa_16_nic$front$parser$bad_flagss$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6436,7 +7051,66 @@ module nt_homa_16_nic$front$parser$frames(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$front$parser$bad_flagss$value
+
+
+module nt_homa_16_nic$front$parser$frames(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$front$parser$frames
+
+
+module nt_homa_16_nic$front$parser$frames$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$parser$frames$value
 
 
 module nt_homa_16_nic$front$parser$in_beat(d,q,clock);
@@ -6496,7 +7170,47 @@ module nt_homa_16_nic$front$parser$in_ip_sum(d,q,clock);
 endmodule // nt_homa_16_nic$front$parser$in_ip_sum
 
 
-module nt_homa_16_nic$front$parser$not_ipv4s(d,q,clock);
+module nt_homa_16_nic$front$parser$not_ipv4s(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$not_ipv4s$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$front$parser$not_ipv4s
+
+
+module nt_homa_16_nic$front$parser$not_ipv4s$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6512,7 +7226,7 @@ module nt_homa_16_nic$front$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$front$parser$not_ipv4s
+endmodule // nt_homa_16_nic$front$parser$not_ipv4s$value
 
 
 module nt_homa_16_nic$front$parser$s1_empty_pending(d,q,clock);
@@ -6591,26 +7305,47 @@ module nt_homa_16_nic$front$parser$s1_pass(d,q,clock);
 endmodule // nt_homa_16_nic$front$parser$s1_pass
 
 
-module nt_homa_16_nic$front$parser$too_shorts(d,q,clock);
+module nt_homa_16_nic$front$parser$too_shorts(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$too_shorts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$front$parser$too_shorts
 
 
-module nt_homa_16_nic$front$parser$wrong_protocols(d,q,clock);
+module nt_homa_16_nic$front$parser$too_shorts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6626,7 +7361,66 @@ module nt_homa_16_nic$front$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$front$parser$too_shorts$value
+
+
+module nt_homa_16_nic$front$parser$wrong_protocols(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$front$parser$wrong_protocols$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$front$parser$wrong_protocols
+
+
+module nt_homa_16_nic$front$parser$wrong_protocols$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$front$parser$wrong_protocols$value
 
 
 module nt_homa_16_nic$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -7206,15 +8000,18 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  [3:0] rm_slot$d;
     wire  [3:0] rm_slot$q;
     reg  rm_slot$clock;
-    reg  [31:0] n_grant$d;
-    wire  [31:0] n_grant$q;
     reg  n_grant$clock;
-    reg  [31:0] n_ack$d;
-    wire  [31:0] n_ack$q;
+    reg  n_grant$reset;
+    reg  n_grant$increment;
+    wire  [31:0] n_grant$count;
     reg  n_ack$clock;
-    reg  [31:0] n_nack$d;
-    wire  [31:0] n_nack$q;
+    reg  n_ack$reset;
+    reg  n_ack$increment;
+    wire  [31:0] n_ack$count;
     reg  n_nack$clock;
+    reg  n_nack$reset;
+    reg  n_nack$increment;
+    wire  [31:0] n_nack$count;
 
     // Local signals
     reg  d_dup_grant;
@@ -7471,19 +8268,22 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .clock(rm_slot$clock)
     );
     nt_homa_16_nic$ingress$n_grant n_grant(
-        .d(n_grant$d),
-        .q(n_grant$q),
-        .clock(n_grant$clock)
+        .clock(n_grant$clock),
+        .reset(n_grant$reset),
+        .increment(n_grant$increment),
+        .count(n_grant$count)
     );
     nt_homa_16_nic$ingress$n_ack n_ack(
-        .d(n_ack$d),
-        .q(n_ack$q),
-        .clock(n_ack$clock)
+        .clock(n_ack$clock),
+        .reset(n_ack$reset),
+        .increment(n_ack$increment),
+        .count(n_ack$count)
     );
     nt_homa_16_nic$ingress$n_nack n_nack(
-        .d(n_nack$d),
-        .q(n_nack$q),
-        .clock(n_nack$clock)
+        .clock(n_nack$clock),
+        .reset(n_nack$reset),
+        .increment(n_nack$increment),
+        .count(n_nack$count)
     );
 
     // Update code
@@ -7516,9 +8316,6 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         g_id$clock = clock;
         rm_pending$clock = clock;
         rm_slot$clock = clock;
-        n_grant$clock = clock;
-        n_ack$clock = clock;
-        n_nack$clock = clock;
         dg_valid$clock = clock;
         dg_meta$clock = clock;
         dg_ack_no$clock = clock;
@@ -7552,14 +8349,20 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         g_id$d = g_id$q;
         rm_pending$d = rm_pending$q;
         rm_slot$d = rm_slot$q;
-        n_grant$d = n_grant$q;
-        n_ack$d = n_ack$q;
-        n_nack$d = n_nack$q;
         dg_valid$d = dg_valid$q;
         dg_meta$d = dg_meta$q;
         dg_ack_no$d = dg_ack_no$q;
         dg_slot$d = dg_slot$q;
         levels$d = levels$q;
+        n_ack$clock = clock;
+        n_grant$clock = clock;
+        n_nack$clock = clock;
+        n_ack$reset = reset;
+        n_ack$increment = 1'b0;
+        n_grant$reset = reset;
+        n_grant$increment = 1'b0;
+        n_nack$reset = reset;
+        n_nack$increment = 1'b0;
         received$clock = clock;
         scheduler$clock = clock;
         msg_info$read_clock = clock;
@@ -7755,7 +8558,7 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
             ev$pkt_offset = info[(32'h60)+:(8)];
         end
         if (ev$valid & (ev$ctrl_flags == 32'h8)) begin
-            n_grant$d = n_grant$q + 32'h1;
+            n_grant$increment = 1'b1;
         end
         grant_state$write_enable = (ev_kind == 32'h1) | ((d_new | (d_is_chop & done$live)) & done$is_new_msg);
         grant_state$write_address = done$slot;
@@ -7765,14 +8568,14 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
             grant_state$write_data = (((32'h1) & 17'h1ffff) << 32'h10) | (((g_prio$q) & 17'h1ffff) << 32'h8) | ((g_offset$q) & 17'h1ffff);
         end
         if (ev$valid & (ev$ctrl_flags == 32'h2)) begin
-            n_ack$d = n_ack$q + 32'h1;
+            n_ack$increment = 1'b1;
         end
         if (ev$valid & (ev$ctrl_flags == 32'h4)) begin
-            n_nack$d = n_nack$q + 32'h1;
+            n_nack$increment = 1'b1;
         end
-        grant_sent_count = n_grant$q;
-        ack_sent_count = n_ack$q;
-        nack_sent_count = n_nack$q;
+        grant_sent_count = n_grant$count;
+        ack_sent_count = n_ack$count;
+        nack_sent_count = n_nack$count;
         if (reset) begin
             s3_valid$d = 1'b0;
             r_valid$d = 1'b0;
@@ -7783,9 +8586,6 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
             g_valid$d = 1'b0;
             dg_valid$d = 1'b0;
             rm_pending$d = 1'b0;
-            n_grant$d = 32'h0;
-            n_ack$d = 32'h0;
-            n_nack$d = 32'h0;
         end
     end
 
@@ -8021,26 +8821,47 @@ module nt_homa_16_nic$ingress$msg_info(read_address,read_clock,read_data,write_a
 endmodule // nt_homa_16_nic$ingress$msg_info
 
 
-module nt_homa_16_nic$ingress$n_ack(d,q,clock);
+module nt_homa_16_nic$ingress$n_ack(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$n_ack$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$ingress$n_ack
 
 
-module nt_homa_16_nic$ingress$n_grant(d,q,clock);
+module nt_homa_16_nic$ingress$n_ack$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -8054,12 +8875,52 @@ module nt_homa_16_nic$ingress$n_grant(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$n_ack$value
+
+
+module nt_homa_16_nic$ingress$n_grant(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$n_grant$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$ingress$n_grant
 
 
-module nt_homa_16_nic$ingress$n_nack(d,q,clock);
+module nt_homa_16_nic$ingress$n_grant$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -8075,7 +8936,66 @@ module nt_homa_16_nic$ingress$n_nack(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$ingress$n_grant$value
+
+
+module nt_homa_16_nic$ingress$n_nack(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$n_nack$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$ingress$n_nack
+
+
+module nt_homa_16_nic$ingress$n_nack$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$n_nack$value
 
 
 module nt_homa_16_nic$ingress$o_code(d,q,clock);
@@ -10243,27 +11163,34 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [7:0] s1_res_total$d;
     wire  [7:0] s1_res_total$q;
     reg  s1_res_total$clock;
-    reg  [31:0] inserts$d;
-    wire  [31:0] inserts$q;
     reg  inserts$clock;
-    reg  [31:0] removes$d;
-    wire  [31:0] removes$q;
+    reg  inserts$reset;
+    reg  inserts$increment;
+    wire  [31:0] inserts$count;
     reg  removes$clock;
-    reg  [31:0] unknown_removes$d;
-    wire  [31:0] unknown_removes$q;
+    reg  removes$reset;
+    reg  removes$increment;
+    wire  [31:0] removes$count;
     reg  unknown_removes$clock;
-    reg  [31:0] grants$d;
-    wire  [31:0] grants$q;
+    reg  unknown_removes$reset;
+    reg  unknown_removes$increment;
+    wire  [31:0] unknown_removes$count;
     reg  grants$clock;
-    reg  [31:0] fifo_enters$d;
-    wire  [31:0] fifo_enters$q;
+    reg  grants$reset;
+    reg  grants$increment;
+    wire  [31:0] grants$count;
     reg  fifo_enters$clock;
-    reg  [31:0] skipped$d;
-    wire  [31:0] skipped$q;
+    reg  fifo_enters$reset;
+    reg  fifo_enters$increment;
+    wire  [31:0] fifo_enters$count;
     reg  skipped$clock;
-    reg  [31:0] close_arrivals$d;
-    wire  [31:0] close_arrivals$q;
+    reg  skipped$reset;
+    reg  skipped$increment;
+    wire  [31:0] skipped$count;
     reg  close_arrivals$clock;
+    reg  close_arrivals$reset;
+    reg  close_arrivals$increment;
+    wire  [31:0] close_arrivals$count;
     reg  [15:0] occupancy_count$bitmap;
     wire  [4:0] occupancy_count$count;
     reg  [15:0] position$0$bitmap;
@@ -13663,39 +14590,46 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .clock(s1_res_total$clock)
     );
     nt_homa_16_nic$ingress$scheduler$inserts inserts(
-        .d(inserts$d),
-        .q(inserts$q),
-        .clock(inserts$clock)
+        .clock(inserts$clock),
+        .reset(inserts$reset),
+        .increment(inserts$increment),
+        .count(inserts$count)
     );
     nt_homa_16_nic$ingress$scheduler$removes removes(
-        .d(removes$d),
-        .q(removes$q),
-        .clock(removes$clock)
+        .clock(removes$clock),
+        .reset(removes$reset),
+        .increment(removes$increment),
+        .count(removes$count)
     );
     nt_homa_16_nic$ingress$scheduler$unknown_removes unknown_removes(
-        .d(unknown_removes$d),
-        .q(unknown_removes$q),
-        .clock(unknown_removes$clock)
+        .clock(unknown_removes$clock),
+        .reset(unknown_removes$reset),
+        .increment(unknown_removes$increment),
+        .count(unknown_removes$count)
     );
     nt_homa_16_nic$ingress$scheduler$grants grants(
-        .d(grants$d),
-        .q(grants$q),
-        .clock(grants$clock)
+        .clock(grants$clock),
+        .reset(grants$reset),
+        .increment(grants$increment),
+        .count(grants$count)
     );
     nt_homa_16_nic$ingress$scheduler$fifo_enters fifo_enters(
-        .d(fifo_enters$d),
-        .q(fifo_enters$q),
-        .clock(fifo_enters$clock)
+        .clock(fifo_enters$clock),
+        .reset(fifo_enters$reset),
+        .increment(fifo_enters$increment),
+        .count(fifo_enters$count)
     );
     nt_homa_16_nic$ingress$scheduler$skipped skipped(
-        .d(skipped$d),
-        .q(skipped$q),
-        .clock(skipped$clock)
+        .clock(skipped$clock),
+        .reset(skipped$reset),
+        .increment(skipped$increment),
+        .count(skipped$count)
     );
     nt_homa_16_nic$ingress$scheduler$close_arrivals close_arrivals(
-        .d(close_arrivals$d),
-        .q(close_arrivals$q),
-        .clock(close_arrivals$clock)
+        .clock(close_arrivals$clock),
+        .reset(close_arrivals$reset),
+        .increment(close_arrivals$increment),
+        .count(close_arrivals$count)
     );
     nt_homa_16_nic$ingress$scheduler$occupancy_count occupancy_count(
         .bitmap(occupancy_count$bitmap),
@@ -13817,13 +14751,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         s1_res_position$clock = clock;
         s1_res_received$clock = clock;
         s1_res_total$clock = clock;
-        inserts$clock = clock;
-        removes$clock = clock;
-        unknown_removes$clock = clock;
-        grants$clock = clock;
-        fifo_enters$clock = clock;
-        skipped$clock = clock;
-        close_arrivals$clock = clock;
         queued$d = queued$q;
         in_fifo$d = in_fifo$q;
         done$d = done$q;
@@ -13853,13 +14780,27 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         s1_res_position$d = s1_res_position$q;
         s1_res_received$d = s1_res_received$q;
         s1_res_total$d = s1_res_total$q;
-        inserts$d = inserts$q;
-        removes$d = removes$q;
-        unknown_removes$d = unknown_removes$q;
-        grants$d = grants$q;
-        fifo_enters$d = fifo_enters$q;
-        skipped$d = skipped$q;
-        close_arrivals$d = close_arrivals$q;
+        close_arrivals$clock = clock;
+        fifo_enters$clock = clock;
+        grants$clock = clock;
+        inserts$clock = clock;
+        removes$clock = clock;
+        skipped$clock = clock;
+        unknown_removes$clock = clock;
+        close_arrivals$reset = reset;
+        close_arrivals$increment = 1'b0;
+        fifo_enters$reset = reset;
+        fifo_enters$increment = 1'b0;
+        grants$reset = reset;
+        grants$increment = 1'b0;
+        inserts$reset = reset;
+        inserts$increment = 1'b0;
+        removes$reset = reset;
+        removes$increment = 1'b0;
+        skipped$reset = reset;
+        skipped$increment = 1'b0;
+        unknown_removes$reset = reset;
+        unknown_removes$increment = 1'b0;
         e_valid$0$clock = clock;
         e_id$0$clock = clock;
         e_rem$0$clock = clock;
@@ -25701,25 +26642,25 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         in_fifo$d = in_fifo_b;
         done$d = done_a;
         if (new_msg) begin
-            inserts$d = inserts$q + 32'h1;
+            inserts$increment = 1'b1;
         end
         if (to_fifo) begin
-            fifo_enters$d = fifo_enters$q + 32'h1;
+            fifo_enters$increment = 1'b1;
         end
         if (skip) begin
-            skipped$d = skipped$q + 32'h1;
+            skipped$increment = 1'b1;
         end
         if (rm_known) begin
-            removes$d = removes$q + 32'h1;
+            removes$increment = 1'b1;
         end
         if (rm_unknown) begin
-            unknown_removes$d = unknown_removes$q + 32'h1;
+            unknown_removes$increment = 1'b1;
         end
         if (any_chosen) begin
-            grants$d = grants$q + 32'h1;
+            grants$increment = 1'b1;
         end
         if (is_arrive & (~decide)) begin
-            close_arrivals$d = close_arrivals$q + 32'h1;
+            close_arrivals$increment = 1'b1;
         end
         res_valid = s1_res_valid$q;
         res_grant = s1_res_grant$q;
@@ -25728,13 +26669,13 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         res_position = s1_res_position$q;
         res_received = s1_res_received$q;
         res_total = s1_res_total$q;
-        inserts_count = inserts$q;
-        removes_count = removes$q;
-        unknown_removes_count = unknown_removes$q;
-        grants_count = grants$q;
-        fifo_enters_count = fifo_enters$q;
-        skipped_arrivals_count = skipped$q;
-        close_arrivals_count = close_arrivals$q;
+        inserts_count = inserts$count;
+        removes_count = removes$count;
+        unknown_removes_count = unknown_removes$count;
+        grants_count = grants$count;
+        fifo_enters_count = fifo_enters$count;
+        skipped_arrivals_count = skipped$count;
+        close_arrivals_count = close_arrivals$count;
         occupancy_count$bitmap = valid_chain$16;
         occupancy = occupancy_count$count;
         fifo_level = fifo_count$q;
@@ -25772,13 +26713,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
             lv_valid$d = 1'b0;
             s1_res_valid$d = 1'b0;
             s1_res_grant$d = 1'b0;
-            inserts$d = 32'h0;
-            removes$d = 32'h0;
-            unknown_removes$d = 32'h0;
-            grants$d = 32'h0;
-            fifo_enters$d = 32'h0;
-            skipped$d = 32'h0;
-            close_arrivals$d = 32'h0;
             fifo_ids$write_enable = 1'b0;
             wait_rr$write_enable = 1'b0;
             wait_tg$write_enable = 1'b0;
@@ -25826,7 +26760,47 @@ module nt_homa_16_nic$ingress$scheduler$b2_valid(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$b2_valid
 
 
-module nt_homa_16_nic$ingress$scheduler$close_arrivals(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$close_arrivals(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$close_arrivals$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$close_arrivals
+
+
+module nt_homa_16_nic$ingress$scheduler$close_arrivals$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -25842,7 +26816,7 @@ module nt_homa_16_nic$ingress$scheduler$close_arrivals(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$ingress$scheduler$close_arrivals
+endmodule // nt_homa_16_nic$ingress$scheduler$close_arrivals$value
 
 
 module nt_homa_16_nic$ingress$scheduler$done(d,q,clock);
@@ -27707,7 +28681,47 @@ module nt_homa_16_nic$ingress$scheduler$fifo_count(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$fifo_count
 
 
-module nt_homa_16_nic$ingress$scheduler$fifo_enters(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$fifo_enters(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$fifo_enters$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$fifo_enters
+
+
+module nt_homa_16_nic$ingress$scheduler$fifo_enters$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -27723,7 +28737,7 @@ module nt_homa_16_nic$ingress$scheduler$fifo_enters(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$ingress$scheduler$fifo_enters
+endmodule // nt_homa_16_nic$ingress$scheduler$fifo_enters$value
 
 
 module nt_homa_16_nic$ingress$scheduler$fifo_head(d,q,clock);
@@ -31669,7 +32683,47 @@ module nt_homa_16_nic$ingress$scheduler$g1_received$9(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$g1_received$9
 
 
-module nt_homa_16_nic$ingress$scheduler$grants(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$grants(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$grants$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$grants
+
+
+module nt_homa_16_nic$ingress$scheduler$grants$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -31685,7 +32739,7 @@ module nt_homa_16_nic$ingress$scheduler$grants(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$ingress$scheduler$grants
+endmodule // nt_homa_16_nic$ingress$scheduler$grants$value
 
 
 module nt_homa_16_nic$ingress$scheduler$in_fifo(d,q,clock);
@@ -31707,7 +32761,47 @@ module nt_homa_16_nic$ingress$scheduler$in_fifo(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$in_fifo
 
 
-module nt_homa_16_nic$ingress$scheduler$inserts(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$inserts(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$inserts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$inserts
+
+
+module nt_homa_16_nic$ingress$scheduler$inserts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -31723,7 +32817,7 @@ module nt_homa_16_nic$ingress$scheduler$inserts(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$ingress$scheduler$inserts
+endmodule // nt_homa_16_nic$ingress$scheduler$inserts$value
 
 
 module nt_homa_16_nic$ingress$scheduler$k_reg(d,q,clock);
@@ -34876,7 +35970,47 @@ module nt_homa_16_nic$ingress$scheduler$r2_valid(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$r2_valid
 
 
-module nt_homa_16_nic$ingress$scheduler$removes(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$removes(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$removes$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$removes
+
+
+module nt_homa_16_nic$ingress$scheduler$removes$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -34892,7 +36026,7 @@ module nt_homa_16_nic$ingress$scheduler$removes(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$ingress$scheduler$removes
+endmodule // nt_homa_16_nic$ingress$scheduler$removes$value
 
 
 module nt_homa_16_nic$ingress$scheduler$rtt_reg(d,q,clock);
@@ -35047,26 +36181,47 @@ module nt_homa_16_nic$ingress$scheduler$s1_res_valid(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$s1_res_valid
 
 
-module nt_homa_16_nic$ingress$scheduler$skipped(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$skipped(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$skipped$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$ingress$scheduler$skipped
 
 
-module nt_homa_16_nic$ingress$scheduler$unknown_removes(d,q,clock);
+module nt_homa_16_nic$ingress$scheduler$skipped$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -35082,7 +36237,66 @@ module nt_homa_16_nic$ingress$scheduler$unknown_removes(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$ingress$scheduler$skipped$value
+
+
+module nt_homa_16_nic$ingress$scheduler$unknown_removes(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$ingress$scheduler$unknown_removes$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$ingress$scheduler$unknown_removes
+
+
+module nt_homa_16_nic$ingress$scheduler$unknown_removes$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$ingress$scheduler$unknown_removes$value
 
 
 module nt_homa_16_nic$ingress$scheduler$wait_rr(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -35271,24 +36485,30 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     reg  [135:0] out_desc$d;
     wire  [135:0] out_desc$q;
     reg  out_desc$clock;
-    reg  [31:0] sent$d;
-    wire  [31:0] sent$q;
     reg  sent$clock;
-    reg  [31:0] pulls_sent$d;
-    wire  [31:0] pulls_sent$q;
+    reg  sent$reset;
+    reg  sent$increment;
+    wire  [31:0] sent$count;
     reg  pulls_sent$clock;
-    reg  [31:0] merges$d;
-    wire  [31:0] merges$q;
+    reg  pulls_sent$reset;
+    reg  pulls_sent$increment;
+    wire  [31:0] pulls_sent$count;
     reg  merges$clock;
-    reg  [31:0] coalesced$d;
-    wire  [31:0] coalesced$q;
+    reg  merges$reset;
+    reg  merges$increment;
+    wire  [31:0] merges$count;
     reg  coalesced$clock;
-    reg  [31:0] replaced$d;
-    wire  [31:0] replaced$q;
+    reg  coalesced$reset;
+    reg  coalesced$increment;
+    wire  [31:0] coalesced$count;
     reg  replaced$clock;
-    reg  [31:0] drops$d;
-    wire  [31:0] drops$q;
+    reg  replaced$reset;
+    reg  replaced$increment;
+    wire  [31:0] replaced$count;
     reg  drops$clock;
+    reg  drops$reset;
+    reg  drops$increment;
+    wire  [31:0] drops$count;
     reg  [3:0] sent_mask$index;
     reg  sent_mask$enable;
     wire  [15:0] sent_mask$onehot;
@@ -35446,34 +36666,40 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         .clock(out_desc$clock)
     );
     nt_homa_16_nic$pktgen$sent sent(
-        .d(sent$d),
-        .q(sent$q),
-        .clock(sent$clock)
+        .clock(sent$clock),
+        .reset(sent$reset),
+        .increment(sent$increment),
+        .count(sent$count)
     );
     nt_homa_16_nic$pktgen$pulls_sent pulls_sent(
-        .d(pulls_sent$d),
-        .q(pulls_sent$q),
-        .clock(pulls_sent$clock)
+        .clock(pulls_sent$clock),
+        .reset(pulls_sent$reset),
+        .increment(pulls_sent$increment),
+        .count(pulls_sent$count)
     );
     nt_homa_16_nic$pktgen$merges merges(
-        .d(merges$d),
-        .q(merges$q),
-        .clock(merges$clock)
+        .clock(merges$clock),
+        .reset(merges$reset),
+        .increment(merges$increment),
+        .count(merges$count)
     );
     nt_homa_16_nic$pktgen$coalesced coalesced(
-        .d(coalesced$d),
-        .q(coalesced$q),
-        .clock(coalesced$clock)
+        .clock(coalesced$clock),
+        .reset(coalesced$reset),
+        .increment(coalesced$increment),
+        .count(coalesced$count)
     );
     nt_homa_16_nic$pktgen$replaced replaced(
-        .d(replaced$d),
-        .q(replaced$q),
-        .clock(replaced$clock)
+        .clock(replaced$clock),
+        .reset(replaced$reset),
+        .increment(replaced$increment),
+        .count(replaced$count)
     );
     nt_homa_16_nic$pktgen$drops drops(
-        .d(drops$d),
-        .q(drops$q),
-        .clock(drops$clock)
+        .clock(drops$clock),
+        .reset(drops$reset),
+        .increment(drops$increment),
+        .count(drops$count)
     );
     nt_homa_16_nic$pktgen$sent_mask sent_mask(
         .index(sent_mask$index),
@@ -35505,12 +36731,6 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         pace_count$clock = clock;
         out_valid$clock = clock;
         out_desc$clock = clock;
-        sent$clock = clock;
-        pulls_sent$clock = clock;
-        merges$clock = clock;
-        coalesced$clock = clock;
-        replaced$clock = clock;
-        drops$clock = clock;
         pending$d = pending$q;
         s1_ins_valid$d = s1_ins_valid$q;
         s1_ins_index$d = s1_ins_index$q;
@@ -35528,12 +36748,24 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         pace_count$d = pace_count$q;
         out_valid$d = out_valid$q;
         out_desc$d = out_desc$q;
-        sent$d = sent$q;
-        pulls_sent$d = pulls_sent$q;
-        merges$d = merges$q;
-        coalesced$d = coalesced$q;
-        replaced$d = replaced$q;
-        drops$d = drops$q;
+        coalesced$clock = clock;
+        drops$clock = clock;
+        merges$clock = clock;
+        pulls_sent$clock = clock;
+        replaced$clock = clock;
+        sent$clock = clock;
+        coalesced$reset = reset;
+        coalesced$increment = 1'b0;
+        drops$reset = reset;
+        drops$increment = 1'b0;
+        merges$reset = reset;
+        merges$increment = 1'b0;
+        pulls_sent$reset = reset;
+        pulls_sent$increment = 1'b0;
+        replaced$reset = reset;
+        replaced$increment = 1'b0;
+        sent$reset = reset;
+        sent$increment = 1'b0;
         immediate$clock = clock;
         immediate$reset = reset;
         gen_credit_event_port$read_clock = clock;
@@ -35595,22 +36827,22 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
             out_desc$d = (((scan_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((scan_credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((pull_flag) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
         end
         if ((has_ctrl & (~bypass)) & (~fifo_room)) begin
-            drops$d = drops$q + 32'h1;
+            drops$increment = 1'b1;
         end
         if (out_valid$q & m_axis$tready) begin
-            sent$d = sent$q + 32'h1;
+            sent$increment = 1'b1;
         end
         if (merge) begin
-            merges$d = merges$q + 32'h1;
+            merges$increment = 1'b1;
         end
         if (send_pull) begin
-            pulls_sent$d = pulls_sent$q + 32'h1;
+            pulls_sent$increment = 1'b1;
         end
         if (s1_ins_valid$q & ins_same_msg) begin
-            coalesced$d = coalesced$q + 32'h1;
+            coalesced$increment = 1'b1;
         end
         if ((s1_ins_valid$q & ins_was_pending) & (~ins_same_msg)) begin
-            replaced$d = replaced$q + 32'h1;
+            replaced$increment = 1'b1;
         end
         gen_credit_event_port$read_address = ev$msg_id;
         s1_ins_valid$d = insert;
@@ -35674,12 +36906,12 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         m_axis$flags = out_desc$q[(32'h80)+:(8)];
         m_axis$is_new_msg = 1'b0;
         m_axis$is_rtx = 1'b0;
-        ctrl_sent_count = sent$q;
-        pull_sent_count = pulls_sent$q;
-        merged_count = merges$q;
-        pull_coalesced_count = coalesced$q;
-        pull_replaced_count = replaced$q;
-        dropped_count = drops$q;
+        ctrl_sent_count = sent$count;
+        pull_sent_count = pulls_sent$count;
+        merged_count = merges$count;
+        pull_coalesced_count = coalesced$count;
+        pull_replaced_count = replaced$count;
+        dropped_count = drops$count;
         if (reset) begin
             pending$d = 32'h0;
             s1_ins_valid$d = 1'b0;
@@ -35687,19 +36919,53 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
             out_valid$d = 1'b0;
             tokens$d = cfg_bucket_max;
             pace_count$d = 32'h0;
-            sent$d = 32'h0;
-            pulls_sent$d = 32'h0;
-            merges$d = 32'h0;
-            coalesced$d = 32'h0;
-            replaced$d = 32'h0;
-            drops$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$pktgen
 
 
-module nt_homa_16_nic$pktgen$coalesced(d,q,clock);
+module nt_homa_16_nic$pktgen$coalesced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$coalesced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$pktgen$coalesced
+
+
+module nt_homa_16_nic$pktgen$coalesced$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -35715,7 +36981,7 @@ module nt_homa_16_nic$pktgen$coalesced(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$pktgen$coalesced
+endmodule // nt_homa_16_nic$pktgen$coalesced$value
 
 
 module nt_homa_16_nic$pktgen$credit_scan_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -35747,7 +37013,47 @@ module nt_homa_16_nic$pktgen$credit_scan_port(read_address,read_clock,read_data,
 endmodule // nt_homa_16_nic$pktgen$credit_scan_port
 
 
-module nt_homa_16_nic$pktgen$drops(d,q,clock);
+module nt_homa_16_nic$pktgen$drops(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$drops$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$pktgen$drops
+
+
+module nt_homa_16_nic$pktgen$drops$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -35763,7 +37069,7 @@ module nt_homa_16_nic$pktgen$drops(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$pktgen$drops
+endmodule // nt_homa_16_nic$pktgen$drops$value
 
 
 module nt_homa_16_nic$pktgen$fwd_credit(d,q,clock);
@@ -36186,7 +37492,47 @@ module nt_homa_16_nic$pktgen$inserted_mask(index,enable,onehot);
 endmodule // nt_homa_16_nic$pktgen$inserted_mask
 
 
-module nt_homa_16_nic$pktgen$merges(d,q,clock);
+module nt_homa_16_nic$pktgen$merges(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$merges$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$pktgen$merges
+
+
+module nt_homa_16_nic$pktgen$merges$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -36202,7 +37548,7 @@ module nt_homa_16_nic$pktgen$merges(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$pktgen$merges
+endmodule // nt_homa_16_nic$pktgen$merges$value
 
 
 module nt_homa_16_nic$pktgen$out_desc(d,q,clock);
@@ -36310,26 +37656,47 @@ module nt_homa_16_nic$pktgen$pending_meta(read_address,read_clock,read_data,writ
 endmodule // nt_homa_16_nic$pktgen$pending_meta
 
 
-module nt_homa_16_nic$pktgen$pulls_sent(d,q,clock);
+module nt_homa_16_nic$pktgen$pulls_sent(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$pulls_sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$pktgen$pulls_sent
 
 
-module nt_homa_16_nic$pktgen$replaced(d,q,clock);
+module nt_homa_16_nic$pktgen$pulls_sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -36345,7 +37712,66 @@ module nt_homa_16_nic$pktgen$replaced(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$pktgen$pulls_sent$value
+
+
+module nt_homa_16_nic$pktgen$replaced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$replaced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$pktgen$replaced
+
+
+module nt_homa_16_nic$pktgen$replaced$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$pktgen$replaced$value
 
 
 module nt_homa_16_nic$pktgen$s1_ins_credit(d,q,clock);
@@ -36481,7 +37907,47 @@ module nt_homa_16_nic$pktgen$scan_ptr(d,q,clock);
 endmodule // nt_homa_16_nic$pktgen$scan_ptr
 
 
-module nt_homa_16_nic$pktgen$sent(d,q,clock);
+module nt_homa_16_nic$pktgen$sent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$pktgen$sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$pktgen$sent
+
+
+module nt_homa_16_nic$pktgen$sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -36497,7 +37963,7 @@ module nt_homa_16_nic$pktgen$sent(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$pktgen$sent
+endmodule // nt_homa_16_nic$pktgen$sent$value
 
 
 module nt_homa_16_nic$pktgen$sent_mask(index,enable,onehot);
@@ -36840,27 +38306,34 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  out_last$d;
     wire  out_last$q;
     reg  out_last$clock;
-    reg  [31:0] c_stale$d;
-    wire  [31:0] c_stale$q;
     reg  c_stale$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_stale$reset;
+    reg  c_stale$increment;
+    wire  [31:0] c_stale$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_bad_length$d;
-    wire  [31:0] c_bad_length$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_bad_length$clock;
-    reg  [31:0] c_gc$d;
-    wire  [31:0] c_gc$q;
+    reg  c_bad_length$reset;
+    reg  c_bad_length$increment;
+    wire  [31:0] c_bad_length$count;
     reg  c_gc$clock;
-    reg  [31:0] c_stale_timeout$d;
-    wire  [31:0] c_stale_timeout$q;
+    reg  c_gc$reset;
+    reg  c_gc$increment;
+    wire  [31:0] c_gc$count;
     reg  c_stale_timeout$clock;
-    reg  [31:0] c_delivered$d;
-    wire  [31:0] c_delivered$q;
+    reg  c_stale_timeout$reset;
+    reg  c_stale_timeout$increment;
+    wire  [31:0] c_stale_timeout$count;
     reg  c_delivered$clock;
+    reg  c_delivered$reset;
+    reg  c_delivered$increment;
+    wire  [31:0] c_delivered$count;
     reg  [3:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [15:0] alloc_mask$onehot;
@@ -37309,39 +38782,46 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         .clock(out_last$clock)
     );
     nt_homa_16_nic$reassembly$c_stale c_stale(
-        .d(c_stale$d),
-        .q(c_stale$q),
-        .clock(c_stale$clock)
+        .clock(c_stale$clock),
+        .reset(c_stale$reset),
+        .increment(c_stale$increment),
+        .count(c_stale$count)
     );
     nt_homa_16_nic$reassembly$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_homa_16_nic$reassembly$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_homa_16_nic$reassembly$c_bad_length c_bad_length(
-        .d(c_bad_length$d),
-        .q(c_bad_length$q),
-        .clock(c_bad_length$clock)
+        .clock(c_bad_length$clock),
+        .reset(c_bad_length$reset),
+        .increment(c_bad_length$increment),
+        .count(c_bad_length$count)
     );
     nt_homa_16_nic$reassembly$c_gc c_gc(
-        .d(c_gc$d),
-        .q(c_gc$q),
-        .clock(c_gc$clock)
+        .clock(c_gc$clock),
+        .reset(c_gc$reset),
+        .increment(c_gc$increment),
+        .count(c_gc$count)
     );
     nt_homa_16_nic$reassembly$c_stale_timeout c_stale_timeout(
-        .d(c_stale_timeout$d),
-        .q(c_stale_timeout$q),
-        .clock(c_stale_timeout$clock)
+        .clock(c_stale_timeout$clock),
+        .reset(c_stale_timeout$reset),
+        .increment(c_stale_timeout$increment),
+        .count(c_stale_timeout$count)
     );
     nt_homa_16_nic$reassembly$c_delivered c_delivered(
-        .d(c_delivered$d),
-        .q(c_delivered$q),
-        .clock(c_delivered$clock)
+        .clock(c_delivered$clock),
+        .reset(c_delivered$reset),
+        .increment(c_delivered$increment),
+        .count(c_delivered$count)
     );
     nt_homa_16_nic$reassembly$alloc_mask alloc_mask(
         .index(alloc_mask$index),
@@ -37419,13 +38899,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         out_data$clock = clock;
         out_keep$clock = clock;
         out_last$clock = clock;
-        c_stale$clock = clock;
-        c_bad_offset$clock = clock;
-        c_duplicate$clock = clock;
-        c_bad_length$clock = clock;
-        c_gc$clock = clock;
-        c_stale_timeout$clock = clock;
-        c_delivered$clock = clock;
         now$d = now$q;
         live$d = live$q;
         closed$d = closed$q;
@@ -37479,13 +38952,27 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         out_data$d = out_data$q;
         out_keep$d = out_keep$q;
         out_last$d = out_last$q;
-        c_stale$d = c_stale$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_duplicate$d = c_duplicate$q;
-        c_bad_length$d = c_bad_length$q;
-        c_gc$d = c_gc$q;
-        c_stale_timeout$d = c_stale_timeout$q;
-        c_delivered$d = c_delivered$q;
+        c_bad_length$clock = clock;
+        c_bad_offset$clock = clock;
+        c_delivered$clock = clock;
+        c_duplicate$clock = clock;
+        c_gc$clock = clock;
+        c_stale$clock = clock;
+        c_stale_timeout$clock = clock;
+        c_bad_length$reset = reset;
+        c_bad_length$increment = 1'b0;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_delivered$reset = reset;
+        c_delivered$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_gc$reset = reset;
+        c_gc$increment = 1'b0;
+        c_stale$reset = reset;
+        c_stale$increment = 1'b0;
+        c_stale_timeout$reset = reset;
+        c_stale_timeout$increment = 1'b0;
         msg_table$clock = clock;
         timer$clock = clock;
         payload$read_clock = clock;
@@ -37520,13 +39007,13 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         recent_duplicate_count = msg_table$recent_duplicate_count;
         delivered_set_full_wait_count = msg_table$full_wait_count;
         class_fallback_count = msg_table$class_fallback_count;
-        drop_stale_count = c_stale$q;
-        drop_bad_offset_count = c_bad_offset$q;
-        drop_duplicate_count = c_duplicate$q;
-        drop_bad_length_count = c_bad_length$q;
-        gc_count = c_gc$q;
-        stale_timeout_count = c_stale_timeout$q;
-        delivered_count = c_delivered$q;
+        drop_stale_count = c_stale$count;
+        drop_bad_offset_count = c_bad_offset$count;
+        drop_duplicate_count = c_duplicate$count;
+        drop_bad_length_count = c_bad_length$count;
+        gc_count = c_gc$count;
+        stale_timeout_count = c_stale_timeout$count;
+        delivered_count = c_delivered$count;
         alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
         alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(4)];
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
@@ -37832,25 +39319,25 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
             in_header$d = f_header;
         end
         if ((s1_valid$q & s1_first$q) & (~f_live)) begin
-            c_stale$d = c_stale$q + 32'h1;
+            c_stale$increment = 1'b1;
         end
         if (((s1_valid$q & s1_first$q) & f_live) & (~f_offset_ok)) begin
-            c_bad_offset$d = c_bad_offset$q + 32'h1;
+            c_bad_offset$increment = 1'b1;
         end
         if ((((s1_valid$q & s1_first$q) & f_live) & f_offset_ok) & f_dup) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (bad_end) begin
-            c_bad_length$d = c_bad_length$q + 32'h1;
+            c_bad_length$increment = 1'b1;
         end
         if (gc_legit) begin
-            c_gc$d = c_gc$q + 32'h1;
+            c_gc$increment = 1'b1;
         end
         if (timeout_take & (~gc_legit)) begin
-            c_stale_timeout$d = c_stale_timeout$q + 32'h1;
+            c_stale_timeout$increment = 1'b1;
         end
         if (rel_taken & ro_rel_pending$q) begin
-            c_delivered$d = c_delivered$q + 32'h1;
+            c_delivered$increment = 1'b1;
         end
         if (reset) begin
             now$d = 32'h0;
@@ -37872,13 +39359,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
             fifo_wrote$d = 1'b0;
             ro_state$d = 32'h0;
             out_valid$d = 1'b0;
-            c_stale$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_bad_length$d = 32'h0;
-            c_gc$d = 32'h0;
-            c_stale_timeout$d = 32'h0;
-            c_delivered$d = 32'h0;
             slot_ram$write_enable = 1'b0;
             written_ram$write_enable = 1'b0;
             fifo_ram$write_enable = 1'b0;
@@ -37906,26 +39386,47 @@ module nt_homa_16_nic$reassembly$alloc_mask(index,enable,onehot);
 endmodule // nt_homa_16_nic$reassembly$alloc_mask
 
 
-module nt_homa_16_nic$reassembly$c_bad_length(d,q,clock);
+module nt_homa_16_nic$reassembly$c_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_bad_length
 
 
-module nt_homa_16_nic$reassembly$c_bad_offset(d,q,clock);
+module nt_homa_16_nic$reassembly$c_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -37939,12 +39440,52 @@ module nt_homa_16_nic$reassembly$c_bad_offset(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_bad_length$value
+
+
+module nt_homa_16_nic$reassembly$c_bad_offset(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_bad_offset
 
 
-module nt_homa_16_nic$reassembly$c_delivered(d,q,clock);
+module nt_homa_16_nic$reassembly$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -37958,12 +39499,52 @@ module nt_homa_16_nic$reassembly$c_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_bad_offset$value
+
+
+module nt_homa_16_nic$reassembly$c_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_delivered
 
 
-module nt_homa_16_nic$reassembly$c_duplicate(d,q,clock);
+module nt_homa_16_nic$reassembly$c_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -37977,12 +39558,52 @@ module nt_homa_16_nic$reassembly$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_delivered$value
+
+
+module nt_homa_16_nic$reassembly$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_duplicate
 
 
-module nt_homa_16_nic$reassembly$c_gc(d,q,clock);
+module nt_homa_16_nic$reassembly$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -37996,12 +39617,52 @@ module nt_homa_16_nic$reassembly$c_gc(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_duplicate$value
+
+
+module nt_homa_16_nic$reassembly$c_gc(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_gc$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_gc
 
 
-module nt_homa_16_nic$reassembly$c_stale(d,q,clock);
+module nt_homa_16_nic$reassembly$c_gc$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -38015,12 +39676,52 @@ module nt_homa_16_nic$reassembly$c_stale(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_gc$value
+
+
+module nt_homa_16_nic$reassembly$c_stale(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_stale$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$c_stale
 
 
-module nt_homa_16_nic$reassembly$c_stale_timeout(d,q,clock);
+module nt_homa_16_nic$reassembly$c_stale$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -38036,7 +39737,66 @@ module nt_homa_16_nic$reassembly$c_stale_timeout(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$reassembly$c_stale$value
+
+
+module nt_homa_16_nic$reassembly$c_stale_timeout(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$c_stale_timeout$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$reassembly$c_stale_timeout
+
+
+module nt_homa_16_nic$reassembly$c_stale_timeout$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$c_stale_timeout$value
 
 
 module nt_homa_16_nic$reassembly$cancel_slot(d,q,clock);
@@ -38925,36 +40685,46 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  [31:0] c_zero_len$d;
-    wire  [31:0] c_zero_len$q;
     reg  c_zero_len$clock;
-    reg  [31:0] c_too_long$d;
-    wire  [31:0] c_too_long$q;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
     reg  c_too_long$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_len_mismatch$d;
-    wire  [31:0] c_len_mismatch$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_len_mismatch$clock;
-    reg  [31:0] c_no_id$d;
-    wire  [31:0] c_no_id$q;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
     reg  c_no_id$clock;
-    reg  [31:0] c_no_buffer$d;
-    wire  [31:0] c_no_buffer$q;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
     reg  c_no_buffer$clock;
-    reg  [31:0] c_bucket_full$d;
-    wire  [31:0] c_bucket_full$q;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
     reg  c_bucket_full$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_recent$d;
-    wire  [31:0] c_recent$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_recent$clock;
-    reg  [31:0] c_fallback$d;
-    wire  [31:0] c_fallback$q;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
     reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
     reg  [63:0] missing_ffs$bitmap;
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
@@ -39433,54 +41203,64 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .clock(r_sched_gen$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
-        .d(c_zero_len$d),
-        .q(c_zero_len$q),
-        .clock(c_zero_len$clock)
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .d(c_len_mismatch$d),
-        .q(c_len_mismatch$q),
-        .clock(c_len_mismatch$clock)
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_no_id c_no_id(
-        .d(c_no_id$d),
-        .q(c_no_id$q),
-        .clock(c_no_id$clock)
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
-        .d(c_no_buffer$d),
-        .q(c_no_buffer$q),
-        .clock(c_no_buffer$clock)
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_bucket_full c_bucket_full(
-        .d(c_bucket_full$d),
-        .q(c_bucket_full$q),
-        .clock(c_bucket_full$clock)
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_recent c_recent(
-        .d(c_recent$d),
-        .q(c_recent$q),
-        .clock(c_recent$clock)
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
     );
     nt_homa_16_nic$reassembly$msg_table$c_fallback c_fallback(
-        .d(c_fallback$d),
-        .q(c_fallback$q),
-        .clock(c_fallback$clock)
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
     );
     nt_homa_16_nic$reassembly$msg_table$missing_ffs missing_ffs(
         .bitmap(missing_ffs$bitmap),
@@ -39714,16 +41494,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         r_sched$clock = clock;
         r_sched_slot$clock = clock;
         r_sched_gen$clock = clock;
-        c_zero_len$clock = clock;
-        c_too_long$clock = clock;
-        c_bad_offset$clock = clock;
-        c_len_mismatch$clock = clock;
-        c_no_id$clock = clock;
-        c_no_buffer$clock = clock;
-        c_bucket_full$clock = clock;
-        c_duplicate$clock = clock;
-        c_recent$clock = clock;
-        c_fallback$clock = clock;
         ap_found$clock = clock;
         ap_miss$clock = clock;
         ap_alloc$clock = clock;
@@ -39789,16 +41559,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         r_sched$d = r_sched$q;
         r_sched_slot$d = r_sched_slot$q;
         r_sched_gen$d = r_sched_gen$q;
-        c_zero_len$d = c_zero_len$q;
-        c_too_long$d = c_too_long$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_len_mismatch$d = c_len_mismatch$q;
-        c_no_id$d = c_no_id$q;
-        c_no_buffer$d = c_no_buffer$q;
-        c_bucket_full$d = c_bucket_full$q;
-        c_duplicate$d = c_duplicate$q;
-        c_recent$d = c_recent$q;
-        c_fallback$d = c_fallback$q;
         ap_found$d = ap_found$q;
         ap_miss$d = ap_miss$q;
         ap_alloc$d = ap_alloc$q;
@@ -39826,6 +41586,36 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         o_sched$d = o_sched$q;
         o_sched_slot$d = o_sched_slot$q;
         o_sched_gen$d = o_sched_gen$q;
+        c_bad_offset$clock = clock;
+        c_bucket_full$clock = clock;
+        c_duplicate$clock = clock;
+        c_fallback$clock = clock;
+        c_len_mismatch$clock = clock;
+        c_no_buffer$clock = clock;
+        c_no_id$clock = clock;
+        c_recent$clock = clock;
+        c_too_long$clock = clock;
+        c_zero_len$clock = clock;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_bucket_full$reset = reset;
+        c_bucket_full$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_fallback$reset = reset;
+        c_fallback$increment = 1'b0;
+        c_len_mismatch$reset = reset;
+        c_len_mismatch$increment = 1'b0;
+        c_no_buffer$reset = reset;
+        c_no_buffer$increment = 1'b0;
+        c_no_id$reset = reset;
+        c_no_id$increment = 1'b0;
+        c_recent$reset = reset;
+        c_recent$increment = 1'b0;
+        c_too_long$reset = reset;
+        c_too_long$increment = 1'b0;
+        c_zero_len$reset = reset;
+        c_zero_len$increment = 1'b0;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -39892,16 +41682,16 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
-        fail_zero_len_count = c_zero_len$q;
-        fail_too_long_count = c_too_long$q;
-        fail_bad_offset_count = c_bad_offset$q;
-        fail_len_mismatch_count = c_len_mismatch$q;
-        fail_no_id_count = c_no_id$q;
-        fail_no_buffer_count = c_no_buffer$q;
-        fail_bucket_full_count = c_bucket_full$q;
-        duplicate_count = c_duplicate$q;
-        recent_duplicate_count = c_recent$q;
-        class_fallback_count = c_fallback$q;
+        fail_zero_len_count = c_zero_len$count;
+        fail_too_long_count = c_too_long$count;
+        fail_bad_offset_count = c_bad_offset$count;
+        fail_len_mismatch_count = c_len_mismatch$count;
+        fail_no_id_count = c_no_id$count;
+        fail_no_buffer_count = c_no_buffer$count;
+        fail_bucket_full_count = c_bucket_full$count;
+        duplicate_count = c_duplicate$count;
+        recent_duplicate_count = c_recent$count;
+        class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
@@ -40217,35 +42007,35 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         live$d = live_set & (~release_mask$onehot);
         if (r_valid$q & (~late_duplicate)) begin
             if (r_reason$q == 32'h1) begin
-                c_zero_len$d = c_zero_len$q + 32'h1;
+                c_zero_len$increment = 1'b1;
             end
             if (r_reason$q == 32'h2) begin
-                c_too_long$d = c_too_long$q + 32'h1;
+                c_too_long$increment = 1'b1;
             end
             if (r_reason$q == 32'h3) begin
-                c_bad_offset$d = c_bad_offset$q + 32'h1;
+                c_bad_offset$increment = 1'b1;
             end
             if (r_reason$q == 32'h4) begin
-                c_len_mismatch$d = c_len_mismatch$q + 32'h1;
+                c_len_mismatch$increment = 1'b1;
             end
             if (r_reason$q == 32'h5) begin
-                c_no_id$d = c_no_id$q + 32'h1;
+                c_no_id$increment = 1'b1;
             end
             if (r_reason$q == 32'h6) begin
-                c_no_buffer$d = c_no_buffer$q + 32'h1;
+                c_no_buffer$increment = 1'b1;
             end
             if (r_reason$q == 32'h7) begin
-                c_bucket_full$d = c_bucket_full$q + 32'h1;
+                c_bucket_full$increment = 1'b1;
             end
         end
         if (ap_duplicate$q) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (late_duplicate) begin
-            c_recent$d = c_recent$q + 32'h1;
+            c_recent$increment = 1'b1;
         end
         if (ap_fallback$q & (~ap_found$q)) begin
-            c_fallback$d = c_fallback$q + 32'h1;
+            c_fallback$increment = 1'b1;
         end
         if (reset) begin
             live$d = 32'h0;
@@ -40262,16 +42052,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
             r_sched$d = 1'b0;
             o_valid$d = 1'b0;
             o_sched$d = 1'b0;
-            c_zero_len$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_len_mismatch$d = 32'h0;
-            c_no_id$d = 32'h0;
-            c_no_buffer$d = 32'h0;
-            c_bucket_full$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_recent$d = 32'h0;
-            c_fallback$d = 32'h0;
             ids$alloc_ready = 1'b0;
             class0$alloc_ready = 1'b0;
             class1$alloc_ready = 1'b0;
@@ -40574,26 +42354,47 @@ module nt_homa_16_nic$reassembly$msg_table$ap_write(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$ap_write
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_bad_offset(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_bad_offset
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_bucket_full(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40607,12 +42408,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_bucket_full(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_bad_offset$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_bucket_full(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_bucket_full$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_bucket_full
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_duplicate(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_bucket_full$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40626,12 +42467,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_bucket_full$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_duplicate
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_fallback(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40645,12 +42526,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_fallback(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_duplicate$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_fallback(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_fallback$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_fallback
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_len_mismatch(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_fallback$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40664,12 +42585,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_len_mismatch(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_fallback$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_len_mismatch(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_len_mismatch$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_len_mismatch
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_no_buffer(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_len_mismatch$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40683,12 +42644,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_no_buffer(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_len_mismatch$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_no_buffer(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_no_buffer$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_no_buffer
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_no_id(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_no_buffer$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40702,12 +42703,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_no_id(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_no_buffer$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_no_id(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_no_id$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_no_id
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_recent(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_no_id$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40721,12 +42762,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_recent(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_no_id$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_recent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_recent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_recent
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_too_long(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_recent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40740,12 +42821,52 @@ module nt_homa_16_nic$reassembly$msg_table$c_too_long(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_recent$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_too_long(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_too_long$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_too_long
 
 
-module nt_homa_16_nic$reassembly$msg_table$c_zero_len(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$c_too_long$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -40761,7 +42882,66 @@ module nt_homa_16_nic$reassembly$msg_table$c_zero_len(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_too_long$value
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_zero_len(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$c_zero_len$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_zero_len
+
+
+module nt_homa_16_nic$reassembly$msg_table$c_zero_len$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$c_zero_len$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -40785,9 +42965,10 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -40812,9 +42993,10 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
         .clock(pending$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_homa_16_nic$reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -40832,17 +43014,18 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -40851,20 +43034,59 @@ module nt_homa_16_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$class0
 
 
-module nt_homa_16_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$class0$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$class0$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class0$double_frees
+
+
+module nt_homa_16_nic$reassembly$msg_table$class0$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -40880,7 +43102,7 @@ module nt_homa_16_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$class0$double_frees
+endmodule // nt_homa_16_nic$reassembly$msg_table$class0$double_frees$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$class0$freed(index,enable,onehot);
@@ -40991,9 +43213,10 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -41018,9 +43241,10 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
         .clock(pending$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_homa_16_nic$reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -41038,17 +43262,18 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -41057,20 +43282,59 @@ module nt_homa_16_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$class1
 
 
-module nt_homa_16_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$class1$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$class1$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class1$double_frees
+
+
+module nt_homa_16_nic$reassembly$msg_table$class1$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -41086,7 +43350,7 @@ module nt_homa_16_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$class1$double_frees
+endmodule // nt_homa_16_nic$reassembly$msg_table$class1$double_frees$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$class1$freed(index,enable,onehot);
@@ -41197,9 +43461,10 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -41224,9 +43489,10 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
         .clock(pending$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_homa_16_nic$reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -41244,17 +43510,18 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -41263,20 +43530,59 @@ module nt_homa_16_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$class2
 
 
-module nt_homa_16_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$class2$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$class2$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class2$double_frees
+
+
+module nt_homa_16_nic$reassembly$msg_table$class2$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -41292,7 +43598,7 @@ module nt_homa_16_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$class2$double_frees
+endmodule // nt_homa_16_nic$reassembly$msg_table$class2$double_frees$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$class2$freed(index,enable,onehot);
@@ -41403,9 +43709,10 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -41430,9 +43737,10 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
         .clock(pending$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$class3$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_homa_16_nic$reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -41450,17 +43758,18 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -41469,20 +43778,59 @@ module nt_homa_16_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$class3
 
 
-module nt_homa_16_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$class3$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$class3$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$class3$double_frees
+
+
+module nt_homa_16_nic$reassembly$msg_table$class3$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -41498,7 +43846,7 @@ module nt_homa_16_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$class3$double_frees
+endmodule // nt_homa_16_nic$reassembly$msg_table$class3$double_frees$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$class3$freed(index,enable,onehot);
@@ -41865,9 +44213,10 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  [31:0] c_full_wait$d;
-    wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -42129,9 +44478,10 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         .clock(since_scrub$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait c_full_wait(
-        .d(c_full_wait$d),
-        .q(c_full_wait$q),
-        .clock(c_full_wait$clock)
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
     );
 
     // Update code
@@ -42151,7 +44501,6 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         scrub_bucket$clock = clock;
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
-        c_full_wait$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -42167,7 +44516,9 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         scrub_bucket$d = scrub_bucket$q;
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
-        c_full_wait$d = c_full_wait$q;
+        c_full_wait$clock = clock;
+        c_full_wait$reset = reset;
+        c_full_wait$increment = 1'b0;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -42200,7 +44551,7 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$q;
+        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -42644,7 +44995,7 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         if (ins_decide$q & (~place)) begin
             ins_wait$d = 1'b1;
             if (~ins_retry$q) begin
-                c_full_wait$d = c_full_wait$q + 32'h1;
+                c_full_wait$increment = 1'b1;
             end
         end
         if (~init_done$q) begin
@@ -42666,7 +45017,6 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
             scrub_decide$d = 1'b0;
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
-            c_full_wait$d = 32'h0;
         end
     end
 
@@ -42692,7 +45042,47 @@ module nt_homa_16_nic$reassembly$msg_table$delivered$alive_epochs(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$delivered$alive_epochs
 
 
-module nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait
+
+
+module nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -42708,7 +45098,7 @@ module nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait
+endmodule // nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$delivered$epoch(d,q,clock);
@@ -43971,9 +46361,10 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [15:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [3:0] lowest_free$index;
@@ -43998,9 +46389,10 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
         .clock(pending$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$ids$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_homa_16_nic$reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -44018,17 +46410,18 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -44037,20 +46430,59 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_homa_16_nic$reassembly$msg_table$ids
 
 
-module nt_homa_16_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
+module nt_homa_16_nic$reassembly$msg_table$ids$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$reassembly$msg_table$ids$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_homa_16_nic$reassembly$msg_table$ids$double_frees
+
+
+module nt_homa_16_nic$reassembly$msg_table$ids$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -44066,7 +46498,7 @@ module nt_homa_16_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_homa_16_nic$reassembly$msg_table$ids$double_frees
+endmodule // nt_homa_16_nic$reassembly$msg_table$ids$double_frees$value
 
 
 module nt_homa_16_nic$reassembly$msg_table$ids$freed(index,enable,onehot);
@@ -46792,9 +49224,10 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [15:0] buf_in_use$d;
     wire  [15:0] buf_in_use$q;
     reg  buf_in_use$clock;
-    reg  [15:0] cnt_double_free$d;
-    wire  [15:0] cnt_double_free$q;
     reg  cnt_double_free$clock;
+    reg  cnt_double_free$reset;
+    reg  cnt_double_free$increment;
+    wire  [15:0] cnt_double_free$count;
     reg  comp_q$clock;
     reg  comp_q$reset;
     reg  comp_q$push;
@@ -46884,12 +49317,14 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  w_commit$d;
     wire  w_commit$q;
     reg  w_commit$clock;
-    reg  [15:0] cnt_rejected$d;
-    wire  [15:0] cnt_rejected$q;
     reg  cnt_rejected$clock;
-    reg  [15:0] cnt_framing$d;
-    wire  [15:0] cnt_framing$q;
+    reg  cnt_rejected$reset;
+    reg  cnt_rejected$increment;
+    wire  [15:0] cnt_rejected$count;
     reg  cnt_framing$clock;
+    reg  cnt_framing$reset;
+    reg  cnt_framing$increment;
+    wire  [15:0] cnt_framing$count;
     reg  [15:0] returning$d;
     wire  [15:0] returning$q;
     reg  returning$clock;
@@ -47171,9 +49606,10 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .clock(buf_in_use$clock)
     );
     nt_homa_16_nic$tx$cnt_double_free cnt_double_free(
-        .d(cnt_double_free$d),
-        .q(cnt_double_free$q),
-        .clock(cnt_double_free$clock)
+        .clock(cnt_double_free$clock),
+        .reset(cnt_double_free$reset),
+        .increment(cnt_double_free$increment),
+        .count(cnt_double_free$count)
     );
     nt_homa_16_nic$tx$comp_q comp_q(
         .clock(comp_q$clock),
@@ -47317,14 +49753,16 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .clock(w_commit$clock)
     );
     nt_homa_16_nic$tx$cnt_rejected cnt_rejected(
-        .d(cnt_rejected$d),
-        .q(cnt_rejected$q),
-        .clock(cnt_rejected$clock)
+        .clock(cnt_rejected$clock),
+        .reset(cnt_rejected$reset),
+        .increment(cnt_rejected$increment),
+        .count(cnt_rejected$count)
     );
     nt_homa_16_nic$tx$cnt_framing cnt_framing(
-        .d(cnt_framing$d),
-        .q(cnt_framing$q),
-        .clock(cnt_framing$clock)
+        .clock(cnt_framing$clock),
+        .reset(cnt_framing$reset),
+        .increment(cnt_framing$increment),
+        .count(cnt_framing$count)
     );
     nt_homa_16_nic$tx$returning returning(
         .d(returning$d),
@@ -47484,10 +49922,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         a_pick_valid$clock = clock;
         a_pick_slot$clock = clock;
         w_commit$clock = clock;
-        cnt_rejected$clock = clock;
-        cnt_framing$clock = clock;
         buf_in_use$clock = clock;
-        cnt_double_free$clock = clock;
         returning$clock = clock;
         wrapping$clock = clock;
         ret_cand_valid$clock = clock;
@@ -47531,10 +49966,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         a_pick_valid$d = a_pick_valid$q;
         a_pick_slot$d = a_pick_slot$q;
         w_commit$d = w_commit$q;
-        cnt_rejected$d = cnt_rejected$q;
-        cnt_framing$d = cnt_framing$q;
         buf_in_use$d = buf_in_use$q;
-        cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         wrapping$d = wrapping$q;
         ret_cand_valid$d = ret_cand_valid$q;
@@ -47563,6 +49995,15 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         e1_keep$d = e1_keep$q;
         e1_last$d = e1_last$q;
         e1_meta$d = e1_meta$q;
+        cnt_double_free$clock = clock;
+        cnt_framing$clock = clock;
+        cnt_rejected$clock = clock;
+        cnt_double_free$reset = reset;
+        cnt_double_free$increment = 1'b0;
+        cnt_framing$reset = reset;
+        cnt_framing$increment = 1'b0;
+        cnt_rejected$reset = reset;
+        cnt_rejected$increment = 1'b0;
         core$clock = clock;
         timer$clock = clock;
         comp_q$clock = clock;
@@ -47662,9 +50103,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         if (w_take) begin
             if (w_state$q == 32'h0) begin
                 if (w0_reject) begin
-                    if (cnt_rejected$q != 32'hffff) begin
-                        cnt_rejected$d = cnt_rejected$q + 32'h1;
-                    end
+                    cnt_rejected$increment = 1'b1;
                     if (~s_axis_msg_tlast) begin
                         w_state$d = 32'h3;
                     end
@@ -47718,8 +50157,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                 w_state$d = 32'h0;
             end
         end
-        if ((w_framing_free | w_framing_early) & (cnt_framing$q != 32'hffff)) begin
-            cnt_framing$d = cnt_framing$q + 32'h1;
+        if (w_framing_free | w_framing_early) begin
+            cnt_framing$increment = 1'b1;
         end
         core$new_valid = w_commit$q;
         core$new_slot = w_slot$q;
@@ -47789,8 +50228,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
             free_slot = w_slot$q;
         end
         free_ok = free_go & buf_in_use$q[free_slot];
-        if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
-            cnt_double_free$d = cnt_double_free$q + 32'h1;
+        if (free_go & (~free_ok)) begin
+            cnt_double_free$increment = 1'b1;
         end
         taken_mask$index = comp_slot;
         taken_mask$enable = comp_take;
@@ -47936,8 +50375,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         m_axis_pkt$is_rtx = e0_meta$q[32'h89];
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
-        rejected_msg_count = cnt_rejected$q;
-        framing_error_count = cnt_framing$q;
+        rejected_msg_count = cnt_rejected$count;
+        framing_error_count = cnt_framing$count;
         stale_delivered_count = core$stale_delivered_count;
         stale_credit_count = core$stale_credit_count;
         stale_timeout_count = core$stale_timeout_count;
@@ -47948,21 +50387,18 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
         event_overflow_count = core$event_overflow_count;
-        buffer_double_free_count = cnt_double_free$q;
+        buffer_double_free_count = cnt_double_free$count;
         buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
             a_pick_valid$d = 1'b0;
-            cnt_rejected$d = 32'h0;
-            cnt_framing$d = 32'h0;
             returning$d = 32'h0;
             wrapping$d = 32'h0;
             ret_cand_valid$d = 1'b0;
             comp_in_valid$d = 1'b0;
             cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
-            cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
             s1_valid$d = 1'b0;
             e_count$d = 32'h0;
@@ -48261,26 +50697,47 @@ module nt_homa_16_nic$tx$class_ffs$3(bitmap,found,index,onehot);
 endmodule // nt_homa_16_nic$tx$class_ffs$3
 
 
-module nt_homa_16_nic$tx$cnt_double_free(d,q,clock);
+module nt_homa_16_nic$tx$cnt_double_free(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$cnt_double_free$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$cnt_double_free
 
 
-module nt_homa_16_nic$tx$cnt_framing(d,q,clock);
+module nt_homa_16_nic$tx$cnt_double_free$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -48294,12 +50751,52 @@ module nt_homa_16_nic$tx$cnt_framing(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$cnt_double_free$value
+
+
+module nt_homa_16_nic$tx$cnt_framing(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$cnt_framing$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$cnt_framing
 
 
-module nt_homa_16_nic$tx$cnt_rejected(d,q,clock);
+module nt_homa_16_nic$tx$cnt_framing$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -48315,7 +50812,66 @@ module nt_homa_16_nic$tx$cnt_rejected(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$tx$cnt_framing$value
+
+
+module nt_homa_16_nic$tx$cnt_rejected(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$cnt_rejected$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$tx$cnt_rejected
+
+
+module nt_homa_16_nic$tx$cnt_rejected$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$cnt_rejected$value
 
 
 module nt_homa_16_nic$tx$comp_in_data(d,q,clock);
@@ -49220,36 +51776,46 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [129:0] q2$d;
     wire  [129:0] q2$q;
     reg  q2$clock;
-    reg  [15:0] cnt_stale_dlv$d;
-    wire  [15:0] cnt_stale_dlv$q;
     reg  cnt_stale_dlv$clock;
-    reg  [15:0] cnt_stale_ctx$d;
-    wire  [15:0] cnt_stale_ctx$q;
+    reg  cnt_stale_dlv$reset;
+    reg  cnt_stale_dlv$increment;
+    wire  [15:0] cnt_stale_dlv$count;
     reg  cnt_stale_ctx$clock;
-    reg  [15:0] cnt_stale_to$d;
-    wire  [15:0] cnt_stale_to$q;
+    reg  cnt_stale_ctx$reset;
+    reg  cnt_stale_ctx$increment;
+    wire  [15:0] cnt_stale_ctx$count;
     reg  cnt_stale_to$clock;
-    reg  [15:0] cnt_ack_beyond$d;
-    wire  [15:0] cnt_ack_beyond$q;
+    reg  cnt_stale_to$reset;
+    reg  cnt_stale_to$increment;
+    wire  [15:0] cnt_stale_to$count;
     reg  cnt_ack_beyond$clock;
-    reg  [15:0] cnt_rtx_beyond$d;
-    wire  [15:0] cnt_rtx_beyond$q;
+    reg  cnt_ack_beyond$reset;
+    reg  cnt_ack_beyond$increment;
+    wire  [15:0] cnt_ack_beyond$count;
     reg  cnt_rtx_beyond$clock;
-    reg  [15:0] cnt_credit_beyond$d;
-    wire  [15:0] cnt_credit_beyond$q;
+    reg  cnt_rtx_beyond$reset;
+    reg  cnt_rtx_beyond$increment;
+    wire  [15:0] cnt_rtx_beyond$count;
     reg  cnt_credit_beyond$clock;
-    reg  [15:0] cnt_write_busy$d;
-    wire  [15:0] cnt_write_busy$q;
+    reg  cnt_credit_beyond$reset;
+    reg  cnt_credit_beyond$increment;
+    wire  [15:0] cnt_credit_beyond$count;
     reg  cnt_write_busy$clock;
-    reg  [15:0] cnt_delivered$d;
-    wire  [15:0] cnt_delivered$q;
+    reg  cnt_write_busy$reset;
+    reg  cnt_write_busy$increment;
+    wire  [15:0] cnt_write_busy$count;
     reg  cnt_delivered$clock;
-    reg  [15:0] cnt_abandoned$d;
-    wire  [15:0] cnt_abandoned$q;
+    reg  cnt_delivered$reset;
+    reg  cnt_delivered$increment;
+    wire  [15:0] cnt_delivered$count;
     reg  cnt_abandoned$clock;
-    reg  [15:0] cnt_overflow$d;
-    wire  [15:0] cnt_overflow$q;
+    reg  cnt_abandoned$reset;
+    reg  cnt_abandoned$increment;
+    wire  [15:0] cnt_abandoned$count;
     reg  cnt_overflow$clock;
+    reg  cnt_overflow$reset;
+    reg  cnt_overflow$increment;
+    wire  [15:0] cnt_overflow$count;
     reg  [3:0] ev_mask$index;
     reg  ev_mask$enable;
     wire  [15:0] ev_mask$onehot;
@@ -49659,54 +52225,64 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .clock(q2$clock)
     );
     nt_homa_16_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
-        .d(cnt_stale_dlv$d),
-        .q(cnt_stale_dlv$q),
-        .clock(cnt_stale_dlv$clock)
+        .clock(cnt_stale_dlv$clock),
+        .reset(cnt_stale_dlv$reset),
+        .increment(cnt_stale_dlv$increment),
+        .count(cnt_stale_dlv$count)
     );
     nt_homa_16_nic$tx$core$cnt_stale_ctx cnt_stale_ctx(
-        .d(cnt_stale_ctx$d),
-        .q(cnt_stale_ctx$q),
-        .clock(cnt_stale_ctx$clock)
+        .clock(cnt_stale_ctx$clock),
+        .reset(cnt_stale_ctx$reset),
+        .increment(cnt_stale_ctx$increment),
+        .count(cnt_stale_ctx$count)
     );
     nt_homa_16_nic$tx$core$cnt_stale_to cnt_stale_to(
-        .d(cnt_stale_to$d),
-        .q(cnt_stale_to$q),
-        .clock(cnt_stale_to$clock)
+        .clock(cnt_stale_to$clock),
+        .reset(cnt_stale_to$reset),
+        .increment(cnt_stale_to$increment),
+        .count(cnt_stale_to$count)
     );
     nt_homa_16_nic$tx$core$cnt_ack_beyond cnt_ack_beyond(
-        .d(cnt_ack_beyond$d),
-        .q(cnt_ack_beyond$q),
-        .clock(cnt_ack_beyond$clock)
+        .clock(cnt_ack_beyond$clock),
+        .reset(cnt_ack_beyond$reset),
+        .increment(cnt_ack_beyond$increment),
+        .count(cnt_ack_beyond$count)
     );
     nt_homa_16_nic$tx$core$cnt_rtx_beyond cnt_rtx_beyond(
-        .d(cnt_rtx_beyond$d),
-        .q(cnt_rtx_beyond$q),
-        .clock(cnt_rtx_beyond$clock)
+        .clock(cnt_rtx_beyond$clock),
+        .reset(cnt_rtx_beyond$reset),
+        .increment(cnt_rtx_beyond$increment),
+        .count(cnt_rtx_beyond$count)
     );
     nt_homa_16_nic$tx$core$cnt_credit_beyond cnt_credit_beyond(
-        .d(cnt_credit_beyond$d),
-        .q(cnt_credit_beyond$q),
-        .clock(cnt_credit_beyond$clock)
+        .clock(cnt_credit_beyond$clock),
+        .reset(cnt_credit_beyond$reset),
+        .increment(cnt_credit_beyond$increment),
+        .count(cnt_credit_beyond$count)
     );
     nt_homa_16_nic$tx$core$cnt_write_busy cnt_write_busy(
-        .d(cnt_write_busy$d),
-        .q(cnt_write_busy$q),
-        .clock(cnt_write_busy$clock)
+        .clock(cnt_write_busy$clock),
+        .reset(cnt_write_busy$reset),
+        .increment(cnt_write_busy$increment),
+        .count(cnt_write_busy$count)
     );
     nt_homa_16_nic$tx$core$cnt_delivered cnt_delivered(
-        .d(cnt_delivered$d),
-        .q(cnt_delivered$q),
-        .clock(cnt_delivered$clock)
+        .clock(cnt_delivered$clock),
+        .reset(cnt_delivered$reset),
+        .increment(cnt_delivered$increment),
+        .count(cnt_delivered$count)
     );
     nt_homa_16_nic$tx$core$cnt_abandoned cnt_abandoned(
-        .d(cnt_abandoned$d),
-        .q(cnt_abandoned$q),
-        .clock(cnt_abandoned$clock)
+        .clock(cnt_abandoned$clock),
+        .reset(cnt_abandoned$reset),
+        .increment(cnt_abandoned$increment),
+        .count(cnt_abandoned$count)
     );
     nt_homa_16_nic$tx$core$cnt_overflow cnt_overflow(
-        .d(cnt_overflow$d),
-        .q(cnt_overflow$q),
-        .clock(cnt_overflow$clock)
+        .clock(cnt_overflow$clock),
+        .reset(cnt_overflow$reset),
+        .increment(cnt_overflow$increment),
+        .count(cnt_overflow$count)
     );
     nt_homa_16_nic$tx$core$ev_mask ev_mask(
         .index(ev_mask$index),
@@ -49768,16 +52344,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         q0$clock = clock;
         q1$clock = clock;
         q2$clock = clock;
-        cnt_stale_dlv$clock = clock;
-        cnt_stale_ctx$clock = clock;
-        cnt_stale_to$clock = clock;
-        cnt_ack_beyond$clock = clock;
-        cnt_rtx_beyond$clock = clock;
-        cnt_credit_beyond$clock = clock;
-        cnt_write_busy$clock = clock;
-        cnt_delivered$clock = clock;
-        cnt_abandoned$clock = clock;
-        cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
         id_known$d = id_known$q;
@@ -49825,16 +52391,36 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         q0$d = q0$q;
         q1$d = q1$q;
         q2$d = q2$q;
-        cnt_stale_dlv$d = cnt_stale_dlv$q;
-        cnt_stale_ctx$d = cnt_stale_ctx$q;
-        cnt_stale_to$d = cnt_stale_to$q;
-        cnt_ack_beyond$d = cnt_ack_beyond$q;
-        cnt_rtx_beyond$d = cnt_rtx_beyond$q;
-        cnt_credit_beyond$d = cnt_credit_beyond$q;
-        cnt_write_busy$d = cnt_write_busy$q;
-        cnt_delivered$d = cnt_delivered$q;
-        cnt_abandoned$d = cnt_abandoned$q;
-        cnt_overflow$d = cnt_overflow$q;
+        cnt_abandoned$clock = clock;
+        cnt_ack_beyond$clock = clock;
+        cnt_credit_beyond$clock = clock;
+        cnt_delivered$clock = clock;
+        cnt_overflow$clock = clock;
+        cnt_rtx_beyond$clock = clock;
+        cnt_stale_ctx$clock = clock;
+        cnt_stale_dlv$clock = clock;
+        cnt_stale_to$clock = clock;
+        cnt_write_busy$clock = clock;
+        cnt_abandoned$reset = reset;
+        cnt_abandoned$increment = 1'b0;
+        cnt_ack_beyond$reset = reset;
+        cnt_ack_beyond$increment = 1'b0;
+        cnt_credit_beyond$reset = reset;
+        cnt_credit_beyond$increment = 1'b0;
+        cnt_delivered$reset = reset;
+        cnt_delivered$increment = 1'b0;
+        cnt_overflow$reset = reset;
+        cnt_overflow$increment = 1'b0;
+        cnt_rtx_beyond$reset = reset;
+        cnt_rtx_beyond$increment = 1'b0;
+        cnt_stale_ctx$reset = reset;
+        cnt_stale_ctx$increment = 1'b0;
+        cnt_stale_dlv$reset = reset;
+        cnt_stale_dlv$increment = 1'b0;
+        cnt_stale_to$reset = reset;
+        cnt_stale_to$increment = 1'b0;
+        cnt_write_busy$reset = reset;
+        cnt_write_busy$increment = 1'b0;
         dlv_q$clock = clock;
         ctx_q$clock = clock;
         slot_ram$read_clock = clock;
@@ -50187,47 +52773,47 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         pkt_q1_slot = q1$q[(32'h60)+:(4)];
         pkt_q2_valid = q_count$q == 32'h3;
         pkt_q2_slot = q2$q[(32'h60)+:(4)];
-        if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
-            cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
+        if (k_dlv & (~hit)) begin
+            cnt_stale_dlv$increment = 1'b1;
         end
-        if ((k_ctx & (~hit)) & (cnt_stale_ctx$q != 32'hffff)) begin
-            cnt_stale_ctx$d = cnt_stale_ctx$q + 32'h1;
+        if (k_ctx & (~hit)) begin
+            cnt_stale_ctx$increment = 1'b1;
         end
-        if ((k_to & (~hit)) & (cnt_stale_to$q != 32'hffff)) begin
-            cnt_stale_to$d = cnt_stale_to$q + 32'h1;
+        if (k_to & (~hit)) begin
+            cnt_stale_to$increment = 1'b1;
         end
-        if (((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) & (cnt_ack_beyond$q != 32'hffff)) begin
-            cnt_ack_beyond$d = cnt_ack_beyond$q + 32'h1;
+        if ((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_ack_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) & (cnt_rtx_beyond$q != 32'hffff)) begin
-            cnt_rtx_beyond$d = cnt_rtx_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_rtx_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_credit_flag$q) & x_beyond) & (cnt_credit_beyond$q != 32'hffff)) begin
-            cnt_credit_beyond$d = cnt_credit_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_credit_flag$q) & x_beyond) begin
+            cnt_credit_beyond$increment = 1'b1;
         end
-        if ((k_new & c_active) & (cnt_write_busy$q != 32'hffff)) begin
-            cnt_write_busy$d = cnt_write_busy$q + 32'h1;
+        if (k_new & c_active) begin
+            cnt_write_busy$increment = 1'b1;
         end
-        if (((k_dlv & hit) & d_complete) & (cnt_delivered$q != 32'hffff)) begin
-            cnt_delivered$d = cnt_delivered$q + 32'h1;
+        if ((k_dlv & hit) & d_complete) begin
+            cnt_delivered$increment = 1'b1;
         end
-        if (((k_to & hit) & t_abandon) & (cnt_abandoned$q != 32'hffff)) begin
-            cnt_abandoned$d = cnt_abandoned$q + 32'h1;
+        if ((k_to & hit) & t_abandon) begin
+            cnt_abandoned$increment = 1'b1;
         end
-        if ((dlv_overflow | ctx_overflow) & (cnt_overflow$q != 32'hffff)) begin
-            cnt_overflow$d = cnt_overflow$q + 32'h1;
+        if (dlv_overflow | ctx_overflow) begin
+            cnt_overflow$increment = 1'b1;
         end
         active = active_bits$q;
-        stale_delivered_count = cnt_stale_dlv$q;
-        stale_credit_count = cnt_stale_ctx$q;
-        stale_timeout_count = cnt_stale_to$q;
-        ack_beyond_count = cnt_ack_beyond$q;
-        rtx_beyond_count = cnt_rtx_beyond$q;
-        credit_beyond_count = cnt_credit_beyond$q;
-        write_busy_count = cnt_write_busy$q;
-        delivered_msg_count = cnt_delivered$q;
-        abandoned_msg_count = cnt_abandoned$q;
-        event_overflow_count = cnt_overflow$q;
+        stale_delivered_count = cnt_stale_dlv$count;
+        stale_credit_count = cnt_stale_ctx$count;
+        stale_timeout_count = cnt_stale_to$count;
+        ack_beyond_count = cnt_ack_beyond$count;
+        rtx_beyond_count = cnt_rtx_beyond$count;
+        credit_beyond_count = cnt_credit_beyond$count;
+        write_busy_count = cnt_write_busy$count;
+        delivered_msg_count = cnt_delivered$count;
+        abandoned_msg_count = cnt_abandoned$count;
+        event_overflow_count = cnt_overflow$count;
         if (reset) begin
             active_bits$d = 32'h0;
             sendable$d = 32'h0;
@@ -50241,16 +52827,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
             s2_sched$d = 1'b0;
             s2_cancel$d = 1'b0;
             q_count$d = 32'h0;
-            cnt_stale_dlv$d = 32'h0;
-            cnt_stale_ctx$d = 32'h0;
-            cnt_stale_to$d = 32'h0;
-            cnt_ack_beyond$d = 32'h0;
-            cnt_rtx_beyond$d = 32'h0;
-            cnt_credit_beyond$d = 32'h0;
-            cnt_write_busy$d = 32'h0;
-            cnt_delivered$d = 32'h0;
-            cnt_abandoned$d = 32'h0;
-            cnt_overflow$d = 32'h0;
         end
     end
 
@@ -50688,26 +53264,47 @@ module nt_homa_16_nic$tx$core$below_sent(k,mask);
 endmodule // nt_homa_16_nic$tx$core$below_sent
 
 
-module nt_homa_16_nic$tx$core$cnt_abandoned(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_abandoned(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_abandoned$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_abandoned
 
 
-module nt_homa_16_nic$tx$core$cnt_ack_beyond(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_abandoned$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50721,12 +53318,52 @@ module nt_homa_16_nic$tx$core$cnt_ack_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_abandoned$value
+
+
+module nt_homa_16_nic$tx$core$cnt_ack_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_ack_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_ack_beyond
 
 
-module nt_homa_16_nic$tx$core$cnt_credit_beyond(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_ack_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50740,12 +53377,52 @@ module nt_homa_16_nic$tx$core$cnt_credit_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_ack_beyond$value
+
+
+module nt_homa_16_nic$tx$core$cnt_credit_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_credit_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_credit_beyond
 
 
-module nt_homa_16_nic$tx$core$cnt_delivered(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_credit_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50759,12 +53436,52 @@ module nt_homa_16_nic$tx$core$cnt_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_credit_beyond$value
+
+
+module nt_homa_16_nic$tx$core$cnt_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_delivered
 
 
-module nt_homa_16_nic$tx$core$cnt_overflow(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50778,12 +53495,52 @@ module nt_homa_16_nic$tx$core$cnt_overflow(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_delivered$value
+
+
+module nt_homa_16_nic$tx$core$cnt_overflow(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_overflow$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_overflow
 
 
-module nt_homa_16_nic$tx$core$cnt_rtx_beyond(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_overflow$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50797,12 +53554,52 @@ module nt_homa_16_nic$tx$core$cnt_rtx_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_overflow$value
+
+
+module nt_homa_16_nic$tx$core$cnt_rtx_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_rtx_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_rtx_beyond
 
 
-module nt_homa_16_nic$tx$core$cnt_stale_ctx(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_rtx_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50816,12 +53613,52 @@ module nt_homa_16_nic$tx$core$cnt_stale_ctx(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_rtx_beyond$value
+
+
+module nt_homa_16_nic$tx$core$cnt_stale_ctx(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_stale_ctx$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_stale_ctx
 
 
-module nt_homa_16_nic$tx$core$cnt_stale_dlv(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_stale_ctx$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50835,12 +53672,52 @@ module nt_homa_16_nic$tx$core$cnt_stale_dlv(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_stale_ctx$value
+
+
+module nt_homa_16_nic$tx$core$cnt_stale_dlv(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_stale_dlv$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_stale_dlv
 
 
-module nt_homa_16_nic$tx$core$cnt_stale_to(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_stale_dlv$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50854,12 +53731,52 @@ module nt_homa_16_nic$tx$core$cnt_stale_to(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_stale_dlv$value
+
+
+module nt_homa_16_nic$tx$core$cnt_stale_to(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_stale_to$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_homa_16_nic$tx$core$cnt_stale_to
 
 
-module nt_homa_16_nic$tx$core$cnt_write_busy(d,q,clock);
+module nt_homa_16_nic$tx$core$cnt_stale_to$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -50875,7 +53792,66 @@ module nt_homa_16_nic$tx$core$cnt_write_busy(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_homa_16_nic$tx$core$cnt_stale_to$value
+
+
+module nt_homa_16_nic$tx$core$cnt_write_busy(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_homa_16_nic$tx$core$cnt_write_busy$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_homa_16_nic$tx$core$cnt_write_busy
+
+
+module nt_homa_16_nic$tx$core$cnt_write_busy$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_16_nic$tx$core$cnt_write_busy$value
 
 
 module nt_homa_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,head_data,level);

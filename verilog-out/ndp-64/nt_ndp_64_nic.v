@@ -1517,12 +1517,14 @@ module nt_ndp_64_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
     reg  burst_used$d;
     wire  burst_used$q;
     reg  burst_used$clock;
-    reg  [15:0] cnt_ctrl$d;
-    wire  [15:0] cnt_ctrl$q;
     reg  cnt_ctrl$clock;
-    reg  [15:0] cnt_data$d;
-    wire  [15:0] cnt_data$q;
+    reg  cnt_ctrl$reset;
+    reg  cnt_ctrl$increment;
+    wire  [15:0] cnt_ctrl$count;
     reg  cnt_data$clock;
+    reg  cnt_data$reset;
+    reg  cnt_data$increment;
+    wire  [15:0] cnt_data$count;
 
     // Local signals
     reg  [7:0] ctrl_run_next;
@@ -1553,14 +1555,16 @@ module nt_ndp_64_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         .clock(burst_used$clock)
     );
     nt_ndp_64_nic$arbiter$cnt_ctrl cnt_ctrl(
-        .d(cnt_ctrl$d),
-        .q(cnt_ctrl$q),
-        .clock(cnt_ctrl$clock)
+        .clock(cnt_ctrl$clock),
+        .reset(cnt_ctrl$reset),
+        .increment(cnt_ctrl$increment),
+        .count(cnt_ctrl$count)
     );
     nt_ndp_64_nic$arbiter$cnt_data cnt_data(
-        .d(cnt_data$d),
-        .q(cnt_data$q),
-        .clock(cnt_data$clock)
+        .clock(cnt_data$clock),
+        .reset(cnt_data$reset),
+        .increment(cnt_data$increment),
+        .count(cnt_data$count)
     );
 
     // Update code
@@ -1569,14 +1573,16 @@ module nt_ndp_64_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         from_data$clock = clock;
         ctrl_run$clock = clock;
         burst_used$clock = clock;
-        cnt_ctrl$clock = clock;
-        cnt_data$clock = clock;
         in_packet$d = in_packet$q;
         from_data$d = from_data$q;
         ctrl_run$d = ctrl_run$q;
         burst_used$d = burst_used$q;
-        cnt_ctrl$d = cnt_ctrl$q;
-        cnt_data$d = cnt_data$q;
+        cnt_ctrl$clock = clock;
+        cnt_data$clock = clock;
+        cnt_ctrl$reset = reset;
+        cnt_ctrl$increment = 1'b0;
+        cnt_data$reset = reset;
+        cnt_data$increment = 1'b0;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
@@ -1629,17 +1635,13 @@ module nt_ndp_64_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
             from_data$d = use_data;
             if (use_data) begin
                 ctrl_run_next = 32'h0;
-                if (cnt_data$q != 32'hffff) begin
-                    cnt_data$d = cnt_data$q + 32'h1;
-                end
+                cnt_data$increment = 1'b1;
             end
             else begin
                 if (ctrl_run$q != 32'hff) begin
                     ctrl_run_next = ctrl_run$q + 32'h1;
                 end
-                if (cnt_ctrl$q != 32'hffff) begin
-                    cnt_ctrl$d = cnt_ctrl$q + 32'h1;
-                end
+                cnt_ctrl$increment = 1'b1;
             end
         end
         ctrl_run$d = ctrl_run_next;
@@ -1647,14 +1649,12 @@ module nt_ndp_64_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
-        ctrl_packet_count = cnt_ctrl$q;
-        data_packet_count = cnt_data$q;
+        ctrl_packet_count = cnt_ctrl$count;
+        data_packet_count = cnt_data$count;
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
             burst_used$d = 1'b0;
-            cnt_ctrl$d = 32'h0;
-            cnt_data$d = 32'h0;
         end
     end
 
@@ -1680,26 +1680,47 @@ module nt_ndp_64_nic$arbiter$burst_used(d,q,clock);
 endmodule // nt_ndp_64_nic$arbiter$burst_used
 
 
-module nt_ndp_64_nic$arbiter$cnt_ctrl(d,q,clock);
+module nt_ndp_64_nic$arbiter$cnt_ctrl(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$arbiter$cnt_ctrl$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$arbiter$cnt_ctrl
 
 
-module nt_ndp_64_nic$arbiter$cnt_data(d,q,clock);
+module nt_ndp_64_nic$arbiter$cnt_ctrl$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -1715,7 +1736,66 @@ module nt_ndp_64_nic$arbiter$cnt_data(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$arbiter$cnt_ctrl$value
+
+
+module nt_ndp_64_nic$arbiter$cnt_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$arbiter$cnt_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$arbiter$cnt_data
+
+
+module nt_ndp_64_nic$arbiter$cnt_data$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$arbiter$cnt_data$value
 
 
 module nt_ndp_64_nic$arbiter$ctrl_run(d,q,clock);
@@ -2553,12 +2633,14 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] mismatches$d;
-    wire  [31:0] mismatches$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  mismatches$clock;
+    reg  mismatches$reset;
+    reg  mismatches$increment;
+    wire  [31:0] mismatches$count;
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
@@ -2625,14 +2707,16 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         .clock(sent_bytes$clock)
     );
     nt_ndp_64_nic$deparser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_ndp_64_nic$deparser$mismatches mismatches(
-        .d(mismatches$d),
-        .q(mismatches$q),
-        .clock(mismatches$clock)
+        .clock(mismatches$clock),
+        .reset(mismatches$reset),
+        .increment(mismatches$increment),
+        .count(mismatches$count)
     );
     nt_ndp_64_nic$deparser$frame_ended frame_ended(
         .d(frame_ended$d),
@@ -2654,8 +2738,6 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         s1_total_len$clock = clock;
         s1_checksum$clock = clock;
         sent_bytes$clock = clock;
-        frames$clock = clock;
-        mismatches$clock = clock;
         frame_ended$clock = clock;
         frame_bytes$clock = clock;
         out_beat$d = out_beat$q;
@@ -2665,10 +2747,14 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         s1_total_len$d = s1_total_len$q;
         s1_checksum$d = s1_checksum$q;
         sent_bytes$d = sent_bytes$q;
-        frames$d = frames$q;
-        mismatches$d = mismatches$q;
         frame_ended$d = frame_ended$q;
         frame_bytes$d = frame_bytes$q;
+        frames$clock = clock;
+        mismatches$clock = clock;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        mismatches$reset = reset;
+        mismatches$increment = 1'b0;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -2757,17 +2843,15 @@ module nt_ndp_64_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,me
         frame_bytes$d = bytes_now;
         frame_mismatched = frame_ended$q & ((s1_empty$q & |s1_payload_len$q) | ((~s1_empty$q) & (frame_bytes$q != s1_payload_len$q)));
         if (frame_ended$q) begin
-            frames$d = frames$q + 32'h1;
+            frames$increment = 1'b1;
         end
         if (frame_mismatched) begin
-            mismatches$d = mismatches$q + 32'h1;
+            mismatches$increment = 1'b1;
         end
-        frame_count = frames$q;
-        length_mismatch_count = mismatches$q;
+        frame_count = frames$count;
+        length_mismatch_count = mismatches$count;
         if (reset) begin
             out_beat$d = 32'h0;
-            frames$d = 32'h0;
-            mismatches$d = 32'h0;
             frame_ended$d = 1'b0;
         end
     end
@@ -2813,26 +2897,47 @@ module nt_ndp_64_nic$deparser$frame_ended(d,q,clock);
 endmodule // nt_ndp_64_nic$deparser$frame_ended
 
 
-module nt_ndp_64_nic$deparser$frames(d,q,clock);
+module nt_ndp_64_nic$deparser$frames(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$deparser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$deparser$frames
 
 
-module nt_ndp_64_nic$deparser$mismatches(d,q,clock);
+module nt_ndp_64_nic$deparser$frames$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2848,7 +2953,66 @@ module nt_ndp_64_nic$deparser$mismatches(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$deparser$frames$value
+
+
+module nt_ndp_64_nic$deparser$mismatches(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$deparser$mismatches$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$deparser$mismatches
+
+
+module nt_ndp_64_nic$deparser$mismatches$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$deparser$mismatches$value
 
 
 module nt_ndp_64_nic$deparser$out_beat(d,q,clock);
@@ -3257,33 +3421,42 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
     reg  out_forward$d;
     wire  out_forward$q;
     reg  out_forward$clock;
-    reg  [31:0] n_data$d;
-    wire  [31:0] n_data$q;
     reg  n_data$clock;
-    reg  [31:0] n_chop$d;
-    wire  [31:0] n_chop$q;
+    reg  n_data$reset;
+    reg  n_data$increment;
+    wire  [31:0] n_data$count;
     reg  n_chop$clock;
-    reg  [31:0] n_control$d;
-    wire  [31:0] n_control$q;
+    reg  n_chop$reset;
+    reg  n_chop$increment;
+    wire  [31:0] n_chop$count;
     reg  n_control$clock;
-    reg  [31:0] n_no_action$d;
-    wire  [31:0] n_no_action$q;
+    reg  n_control$reset;
+    reg  n_control$increment;
+    wire  [31:0] n_control$count;
     reg  n_no_action$clock;
-    reg  [31:0] n_bad_length$d;
-    wire  [31:0] n_bad_length$q;
+    reg  n_no_action$reset;
+    reg  n_no_action$increment;
+    wire  [31:0] n_no_action$count;
     reg  n_bad_length$clock;
-    reg  [31:0] n_rx_fail$d;
-    wire  [31:0] n_rx_fail$q;
+    reg  n_bad_length$reset;
+    reg  n_bad_length$increment;
+    wire  [31:0] n_bad_length$count;
     reg  n_rx_fail$clock;
-    reg  [31:0] n_duplicate$d;
-    wire  [31:0] n_duplicate$q;
+    reg  n_rx_fail$reset;
+    reg  n_rx_fail$increment;
+    wire  [31:0] n_rx_fail$count;
     reg  n_duplicate$clock;
-    reg  [31:0] n_forwarded$d;
-    wire  [31:0] n_forwarded$q;
+    reg  n_duplicate$reset;
+    reg  n_duplicate$increment;
+    wire  [31:0] n_duplicate$count;
     reg  n_forwarded$clock;
-    reg  [31:0] n_frame_length$d;
-    wire  [31:0] n_frame_length$q;
+    reg  n_forwarded$reset;
+    reg  n_forwarded$increment;
+    wire  [31:0] n_forwarded$count;
     reg  n_frame_length$clock;
+    reg  n_frame_length$reset;
+    reg  n_frame_length$increment;
+    wire  [31:0] n_frame_length$count;
     reg  m1_length_ok$d;
     wire  m1_length_ok$q;
     reg  m1_length_ok$clock;
@@ -3527,49 +3700,58 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         .clock(out_forward$clock)
     );
     nt_ndp_64_nic$front$n_data n_data(
-        .d(n_data$d),
-        .q(n_data$q),
-        .clock(n_data$clock)
+        .clock(n_data$clock),
+        .reset(n_data$reset),
+        .increment(n_data$increment),
+        .count(n_data$count)
     );
     nt_ndp_64_nic$front$n_chop n_chop(
-        .d(n_chop$d),
-        .q(n_chop$q),
-        .clock(n_chop$clock)
+        .clock(n_chop$clock),
+        .reset(n_chop$reset),
+        .increment(n_chop$increment),
+        .count(n_chop$count)
     );
     nt_ndp_64_nic$front$n_control n_control(
-        .d(n_control$d),
-        .q(n_control$q),
-        .clock(n_control$clock)
+        .clock(n_control$clock),
+        .reset(n_control$reset),
+        .increment(n_control$increment),
+        .count(n_control$count)
     );
     nt_ndp_64_nic$front$n_no_action n_no_action(
-        .d(n_no_action$d),
-        .q(n_no_action$q),
-        .clock(n_no_action$clock)
+        .clock(n_no_action$clock),
+        .reset(n_no_action$reset),
+        .increment(n_no_action$increment),
+        .count(n_no_action$count)
     );
     nt_ndp_64_nic$front$n_bad_length n_bad_length(
-        .d(n_bad_length$d),
-        .q(n_bad_length$q),
-        .clock(n_bad_length$clock)
+        .clock(n_bad_length$clock),
+        .reset(n_bad_length$reset),
+        .increment(n_bad_length$increment),
+        .count(n_bad_length$count)
     );
     nt_ndp_64_nic$front$n_rx_fail n_rx_fail(
-        .d(n_rx_fail$d),
-        .q(n_rx_fail$q),
-        .clock(n_rx_fail$clock)
+        .clock(n_rx_fail$clock),
+        .reset(n_rx_fail$reset),
+        .increment(n_rx_fail$increment),
+        .count(n_rx_fail$count)
     );
     nt_ndp_64_nic$front$n_duplicate n_duplicate(
-        .d(n_duplicate$d),
-        .q(n_duplicate$q),
-        .clock(n_duplicate$clock)
+        .clock(n_duplicate$clock),
+        .reset(n_duplicate$reset),
+        .increment(n_duplicate$increment),
+        .count(n_duplicate$count)
     );
     nt_ndp_64_nic$front$n_forwarded n_forwarded(
-        .d(n_forwarded$d),
-        .q(n_forwarded$q),
-        .clock(n_forwarded$clock)
+        .clock(n_forwarded$clock),
+        .reset(n_forwarded$reset),
+        .increment(n_forwarded$increment),
+        .count(n_forwarded$count)
     );
     nt_ndp_64_nic$front$n_frame_length n_frame_length(
-        .d(n_frame_length$d),
-        .q(n_frame_length$q),
-        .clock(n_frame_length$clock)
+        .clock(n_frame_length$clock),
+        .reset(n_frame_length$reset),
+        .increment(n_frame_length$increment),
+        .count(n_frame_length$count)
     );
     nt_ndp_64_nic$front$m1_length_ok m1_length_ok(
         .d(m1_length_ok$d),
@@ -3584,14 +3766,6 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         hold_issued$clock = clock;
         hold_meta$clock = clock;
         out_forward$clock = clock;
-        n_data$clock = clock;
-        n_chop$clock = clock;
-        n_control$clock = clock;
-        n_no_action$clock = clock;
-        n_bad_length$clock = clock;
-        n_rx_fail$clock = clock;
-        n_duplicate$clock = clock;
-        n_forwarded$clock = clock;
         hold_table$clock = clock;
         hold_final$clock = clock;
         hold_mark$clock = clock;
@@ -3608,21 +3782,12 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         fl_bad$clock = clock;
         vd_pulse$clock = clock;
         vd_ok$clock = clock;
-        n_frame_length$clock = clock;
         m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
         hold_meta$d = hold_meta$q;
         out_forward$d = out_forward$q;
-        n_data$d = n_data$q;
-        n_chop$d = n_chop$q;
-        n_control$d = n_control$q;
-        n_no_action$d = n_no_action$q;
-        n_bad_length$d = n_bad_length$q;
-        n_rx_fail$d = n_rx_fail$q;
-        n_duplicate$d = n_duplicate$q;
-        n_forwarded$d = n_forwarded$q;
         hold_table$d = hold_table$q;
         hold_final$d = hold_final$q;
         hold_mark$d = hold_mark$q;
@@ -3639,8 +3804,34 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         fl_bad$d = fl_bad$q;
         vd_pulse$d = vd_pulse$q;
         vd_ok$d = vd_ok$q;
-        n_frame_length$d = n_frame_length$q;
         m1_length_ok$d = m1_length_ok$q;
+        n_bad_length$clock = clock;
+        n_chop$clock = clock;
+        n_control$clock = clock;
+        n_data$clock = clock;
+        n_duplicate$clock = clock;
+        n_forwarded$clock = clock;
+        n_frame_length$clock = clock;
+        n_no_action$clock = clock;
+        n_rx_fail$clock = clock;
+        n_bad_length$reset = reset;
+        n_bad_length$increment = 1'b0;
+        n_chop$reset = reset;
+        n_chop$increment = 1'b0;
+        n_control$reset = reset;
+        n_control$increment = 1'b0;
+        n_data$reset = reset;
+        n_data$increment = 1'b0;
+        n_duplicate$reset = reset;
+        n_duplicate$increment = 1'b0;
+        n_forwarded$reset = reset;
+        n_forwarded$increment = 1'b0;
+        n_frame_length$reset = reset;
+        n_frame_length$increment = 1'b0;
+        n_no_action$reset = reset;
+        n_no_action$increment = 1'b0;
+        n_rx_fail$reset = reset;
+        n_rx_fail$increment = 1'b0;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -3826,22 +4017,22 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             act$meta = hold_meta$q;
         end
         if (m1_is_data) begin
-            n_data$d = n_data$q + 32'h1;
+            n_data$increment = 1'b1;
         end
         if (m1_is_chop) begin
-            n_chop$d = n_chop$q + 32'h1;
+            n_chop$increment = 1'b1;
         end
         if (m1_is_ctrl) begin
-            n_control$d = n_control$q + 32'h1;
+            n_control$increment = 1'b1;
         end
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
-            n_no_action$d = n_no_action$q + 32'h1;
+            n_no_action$increment = 1'b1;
         end
         if (m1_is_data & (~m1_length_ok$q)) begin
-            n_bad_length$d = n_bad_length$q + 32'h1;
+            n_bad_length$increment = 1'b1;
         end
         if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
-            n_frame_length$d = n_frame_length$q + 32'h1;
+            n_frame_length$increment = 1'b1;
         end
         d_is_data = resp_done & hold_is_data;
         d_ok = resp_done & (~resp$fail);
@@ -3871,10 +4062,10 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             done$ack_no = a_ack;
         end
         if (done$valid & (~done$ok)) begin
-            n_rx_fail$d = n_rx_fail$q + 32'h1;
+            n_rx_fail$increment = 1'b1;
         end
         if (((done$valid & hold_is_data) & done$ok) & (~done$forward)) begin
-            n_duplicate$d = n_duplicate$q + 32'h1;
+            n_duplicate$increment = 1'b1;
         end
         decisions$push = (dispatch$out_valid & (~m1_request)) | first_answer;
         decisions$push_data = (((((((((d_forward) & 128'hffffffffffffffffffffffffffffffff) | (((resp$rx_msg_id) & 128'hffffffffffffffffffffffffffffffff) << 32'h1)) | (((resp$is_last_pkt) & 128'hffffffffffffffffffffffffffffffff) << 32'h11)) | (((hold_meta$q[(32'h0)+:(32)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h12)) | (((hold_meta$q[(32'h20)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h32)) | (((hold_meta$q[(32'h30)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h42)) | (((hold_meta$q[(32'h40)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h52)) | (((hold_meta$q[(32'h50)+:(8)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h62)) | (((hold_meta$q[(32'h68)+:(16)]) & 128'hffffffffffffffffffffffffffffffff) << 32'h6a);
@@ -3904,18 +4095,18 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         if (take & at_first) begin
             out_forward$d = forward_now;
             if (forward_now) begin
-                n_forwarded$d = n_forwarded$q + 32'h1;
+                n_forwarded$increment = 1'b1;
             end
         end
-        data_count = n_data$q;
-        chop_count = n_chop$q;
-        control_count = n_control$q;
-        no_action_count = n_no_action$q;
-        bad_length_count = n_bad_length$q;
-        rx_fail_count = n_rx_fail$q;
-        duplicate_data_count = n_duplicate$q;
-        forwarded_count = n_forwarded$q;
-        bad_frame_length_count = n_frame_length$q;
+        data_count = n_data$count;
+        chop_count = n_chop$count;
+        control_count = n_control$count;
+        no_action_count = n_no_action$count;
+        bad_length_count = n_bad_length$count;
+        rx_fail_count = n_rx_fail$count;
+        duplicate_data_count = n_duplicate$count;
+        forwarded_count = n_forwarded$count;
+        bad_frame_length_count = n_frame_length$count;
         if (reset) begin
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
@@ -3924,15 +4115,6 @@ module nt_ndp_64_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
             fl_bytes$d = 32'h0;
             fl_bad$d = 1'b0;
             out_forward$d = 1'b0;
-            n_frame_length$d = 32'h0;
-            n_data$d = 32'h0;
-            n_chop$d = 32'h0;
-            n_control$d = 32'h0;
-            n_no_action$d = 32'h0;
-            n_bad_length$d = 32'h0;
-            n_rx_fail$d = 32'h0;
-            n_duplicate$d = 32'h0;
-            n_forwarded$d = 32'h0;
         end
     end
 
@@ -4947,26 +5129,47 @@ module nt_ndp_64_nic$front$m1_length_ok(d,q,clock);
 endmodule // nt_ndp_64_nic$front$m1_length_ok
 
 
-module nt_ndp_64_nic$front$n_bad_length(d,q,clock);
+module nt_ndp_64_nic$front$n_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_bad_length
 
 
-module nt_ndp_64_nic$front$n_chop(d,q,clock);
+module nt_ndp_64_nic$front$n_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4980,12 +5183,52 @@ module nt_ndp_64_nic$front$n_chop(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_bad_length$value
+
+
+module nt_ndp_64_nic$front$n_chop(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_chop$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_chop
 
 
-module nt_ndp_64_nic$front$n_control(d,q,clock);
+module nt_ndp_64_nic$front$n_chop$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -4999,12 +5242,52 @@ module nt_ndp_64_nic$front$n_control(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_chop$value
+
+
+module nt_ndp_64_nic$front$n_control(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_control$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_control
 
 
-module nt_ndp_64_nic$front$n_data(d,q,clock);
+module nt_ndp_64_nic$front$n_control$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5018,12 +5301,52 @@ module nt_ndp_64_nic$front$n_data(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_control$value
+
+
+module nt_ndp_64_nic$front$n_data(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_data$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_data
 
 
-module nt_ndp_64_nic$front$n_duplicate(d,q,clock);
+module nt_ndp_64_nic$front$n_data$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5037,12 +5360,52 @@ module nt_ndp_64_nic$front$n_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_data$value
+
+
+module nt_ndp_64_nic$front$n_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_duplicate
 
 
-module nt_ndp_64_nic$front$n_forwarded(d,q,clock);
+module nt_ndp_64_nic$front$n_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5056,12 +5419,52 @@ module nt_ndp_64_nic$front$n_forwarded(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_duplicate$value
+
+
+module nt_ndp_64_nic$front$n_forwarded(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_forwarded$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_forwarded
 
 
-module nt_ndp_64_nic$front$n_frame_length(d,q,clock);
+module nt_ndp_64_nic$front$n_forwarded$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5075,12 +5478,52 @@ module nt_ndp_64_nic$front$n_frame_length(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_forwarded$value
+
+
+module nt_ndp_64_nic$front$n_frame_length(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_frame_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_frame_length
 
 
-module nt_ndp_64_nic$front$n_no_action(d,q,clock);
+module nt_ndp_64_nic$front$n_frame_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5094,12 +5537,52 @@ module nt_ndp_64_nic$front$n_no_action(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_frame_length$value
+
+
+module nt_ndp_64_nic$front$n_no_action(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_no_action$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$n_no_action
 
 
-module nt_ndp_64_nic$front$n_rx_fail(d,q,clock);
+module nt_ndp_64_nic$front$n_no_action$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5115,7 +5598,66 @@ module nt_ndp_64_nic$front$n_rx_fail(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$front$n_no_action$value
+
+
+module nt_ndp_64_nic$front$n_rx_fail(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$n_rx_fail$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$front$n_rx_fail
+
+
+module nt_ndp_64_nic$front$n_rx_fail$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$n_rx_fail$value
 
 
 module nt_ndp_64_nic$front$out_forward(d,q,clock);
@@ -5204,24 +5746,30 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
     reg  s1_empty_pending$d;
     wire  s1_empty_pending$q;
     reg  s1_empty_pending$clock;
-    reg  [31:0] frames$d;
-    wire  [31:0] frames$q;
     reg  frames$clock;
-    reg  [31:0] not_ipv4s$d;
-    wire  [31:0] not_ipv4s$q;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
     reg  not_ipv4s$clock;
-    reg  [31:0] wrong_protocols$d;
-    wire  [31:0] wrong_protocols$q;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
     reg  wrong_protocols$clock;
-    reg  [31:0] too_shorts$d;
-    wire  [31:0] too_shorts$q;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
     reg  too_shorts$clock;
-    reg  [31:0] bad_checksums$d;
-    wire  [31:0] bad_checksums$q;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
     reg  bad_checksums$clock;
-    reg  [31:0] bad_flagss$d;
-    wire  [31:0] bad_flagss$q;
+    reg  bad_checksums$reset;
+    reg  bad_checksums$increment;
+    wire  [31:0] bad_checksums$count;
     reg  bad_flagss$clock;
+    reg  bad_flagss$reset;
+    reg  bad_flagss$increment;
+    wire  [31:0] bad_flagss$count;
 
     // Local signals
     reg  accept;
@@ -5283,34 +5831,40 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         .clock(s1_empty_pending$clock)
     );
     nt_ndp_64_nic$front$parser$frames frames(
-        .d(frames$d),
-        .q(frames$q),
-        .clock(frames$clock)
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
     );
     nt_ndp_64_nic$front$parser$not_ipv4s not_ipv4s(
-        .d(not_ipv4s$d),
-        .q(not_ipv4s$q),
-        .clock(not_ipv4s$clock)
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
     );
     nt_ndp_64_nic$front$parser$wrong_protocols wrong_protocols(
-        .d(wrong_protocols$d),
-        .q(wrong_protocols$q),
-        .clock(wrong_protocols$clock)
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
     );
     nt_ndp_64_nic$front$parser$too_shorts too_shorts(
-        .d(too_shorts$d),
-        .q(too_shorts$q),
-        .clock(too_shorts$clock)
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
     );
     nt_ndp_64_nic$front$parser$bad_checksums bad_checksums(
-        .d(bad_checksums$d),
-        .q(bad_checksums$q),
-        .clock(bad_checksums$clock)
+        .clock(bad_checksums$clock),
+        .reset(bad_checksums$reset),
+        .increment(bad_checksums$increment),
+        .count(bad_checksums$count)
     );
     nt_ndp_64_nic$front$parser$bad_flagss bad_flagss(
-        .d(bad_flagss$d),
-        .q(bad_flagss$q),
-        .clock(bad_flagss$clock)
+        .clock(bad_flagss$clock),
+        .reset(bad_flagss$reset),
+        .increment(bad_flagss$increment),
+        .count(bad_flagss$count)
     );
 
     // Update code
@@ -5322,12 +5876,6 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         s1_pass$clock = clock;
         s1_first$clock = clock;
         s1_empty_pending$clock = clock;
-        frames$clock = clock;
-        not_ipv4s$clock = clock;
-        wrong_protocols$clock = clock;
-        too_shorts$clock = clock;
-        bad_checksums$clock = clock;
-        bad_flagss$clock = clock;
         in_beat$d = in_beat$q;
         in_header$d = in_header$q;
         in_ip_sum$d = in_ip_sum$q;
@@ -5335,12 +5883,24 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         s1_pass$d = s1_pass$q;
         s1_first$d = s1_first$q;
         s1_empty_pending$d = s1_empty_pending$q;
-        frames$d = frames$q;
-        not_ipv4s$d = not_ipv4s$q;
-        wrong_protocols$d = wrong_protocols$q;
-        too_shorts$d = too_shorts$q;
-        bad_checksums$d = bad_checksums$q;
-        bad_flagss$d = bad_flagss$q;
+        bad_checksums$clock = clock;
+        bad_flagss$clock = clock;
+        frames$clock = clock;
+        not_ipv4s$clock = clock;
+        too_shorts$clock = clock;
+        wrong_protocols$clock = clock;
+        bad_checksums$reset = reset;
+        bad_checksums$increment = 1'b0;
+        bad_flagss$reset = reset;
+        bad_flagss$increment = 1'b0;
+        frames$reset = reset;
+        frames$increment = 1'b0;
+        not_ipv4s$reset = reset;
+        not_ipv4s$increment = 1'b0;
+        too_shorts$reset = reset;
+        too_shorts$increment = 1'b0;
+        wrong_protocols$reset = reset;
+        wrong_protocols$increment = 1'b0;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
         empty_taken = s1_empty_pending$q & m_axis_tready;
@@ -5426,7 +5986,7 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
             end
         end
         if (short_end) begin
-            too_shorts$d = too_shorts$q + 32'h1;
+            too_shorts$increment = 1'b1;
         end
         if (m_axis_tvalid & m_axis_tready) begin
             s1_first$d = 1'b0;
@@ -5439,22 +5999,22 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
             s1_header$d = header_merged;
             s1_pass$d = 1'b0;
             if (~ok_length) begin
-                too_shorts$d = too_shorts$q + 32'h1;
+                too_shorts$increment = 1'b1;
             end
             else if (~ok_ipv4) begin
-                not_ipv4s$d = not_ipv4s$q + 32'h1;
+                not_ipv4s$increment = 1'b1;
             end
             else if (~ok_protocol) begin
-                wrong_protocols$d = wrong_protocols$q + 32'h1;
+                wrong_protocols$increment = 1'b1;
             end
             else if (~ok_checksum) begin
-                bad_checksums$d = bad_checksums$q + 32'h1;
+                bad_checksums$increment = 1'b1;
             end
             else if (~ok_flags) begin
-                bad_flagss$d = bad_flagss$q + 32'h1;
+                bad_flagss$increment = 1'b1;
             end
             else begin
-                frames$d = frames$q + 32'h1;
+                frames$increment = 1'b1;
                 s1_pass$d = 1'b1;
                 s1_first$d = 1'b1;
                 s1_empty_pending$d = s_axis_tlast;
@@ -5482,49 +6042,64 @@ module nt_ndp_64_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_t
         hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
         hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
         hdr_buf_size_class = h[(32'h188)+:(8)];
-        frame_count = frames$q;
-        not_ipv4_count = not_ipv4s$q;
-        wrong_protocol_count = wrong_protocols$q;
-        too_short_count = too_shorts$q;
-        bad_checksum_count = bad_checksums$q;
-        bad_flags_count = bad_flagss$q;
+        frame_count = frames$count;
+        not_ipv4_count = not_ipv4s$count;
+        wrong_protocol_count = wrong_protocols$count;
+        too_short_count = too_shorts$count;
+        bad_checksum_count = bad_checksums$count;
+        bad_flags_count = bad_flagss$count;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
             s1_first$d = 1'b0;
             s1_empty_pending$d = 1'b0;
-            frames$d = 32'h0;
-            not_ipv4s$d = 32'h0;
-            wrong_protocols$d = 32'h0;
-            too_shorts$d = 32'h0;
-            bad_checksums$d = 32'h0;
-            bad_flagss$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$front$parser
 
 
-module nt_ndp_64_nic$front$parser$bad_checksums(d,q,clock);
+module nt_ndp_64_nic$front$parser$bad_checksums(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$bad_checksums$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$parser$bad_checksums
 
 
-module nt_ndp_64_nic$front$parser$bad_flagss(d,q,clock);
+module nt_ndp_64_nic$front$parser$bad_checksums$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5538,12 +6113,52 @@ module nt_ndp_64_nic$front$parser$bad_flagss(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$parser$bad_checksums$value
+
+
+module nt_ndp_64_nic$front$parser$bad_flagss(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$bad_flagss$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$parser$bad_flagss
 
 
-module nt_ndp_64_nic$front$parser$frames(d,q,clock);
+module nt_ndp_64_nic$front$parser$bad_flagss$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5559,7 +6174,66 @@ module nt_ndp_64_nic$front$parser$frames(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$front$parser$bad_flagss$value
+
+
+module nt_ndp_64_nic$front$parser$frames(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$frames$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$front$parser$frames
+
+
+module nt_ndp_64_nic$front$parser$frames$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$parser$frames$value
 
 
 module nt_ndp_64_nic$front$parser$in_beat(d,q,clock);
@@ -5619,7 +6293,47 @@ module nt_ndp_64_nic$front$parser$in_ip_sum(d,q,clock);
 endmodule // nt_ndp_64_nic$front$parser$in_ip_sum
 
 
-module nt_ndp_64_nic$front$parser$not_ipv4s(d,q,clock);
+module nt_ndp_64_nic$front$parser$not_ipv4s(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$not_ipv4s$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$front$parser$not_ipv4s
+
+
+module nt_ndp_64_nic$front$parser$not_ipv4s$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5635,7 +6349,7 @@ module nt_ndp_64_nic$front$parser$not_ipv4s(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$front$parser$not_ipv4s
+endmodule // nt_ndp_64_nic$front$parser$not_ipv4s$value
 
 
 module nt_ndp_64_nic$front$parser$s1_empty_pending(d,q,clock);
@@ -5714,26 +6428,47 @@ module nt_ndp_64_nic$front$parser$s1_pass(d,q,clock);
 endmodule // nt_ndp_64_nic$front$parser$s1_pass
 
 
-module nt_ndp_64_nic$front$parser$too_shorts(d,q,clock);
+module nt_ndp_64_nic$front$parser$too_shorts(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$too_shorts$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$front$parser$too_shorts
 
 
-module nt_ndp_64_nic$front$parser$wrong_protocols(d,q,clock);
+module nt_ndp_64_nic$front$parser$too_shorts$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -5749,7 +6484,66 @@ module nt_ndp_64_nic$front$parser$wrong_protocols(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$front$parser$too_shorts$value
+
+
+module nt_ndp_64_nic$front$parser$wrong_protocols(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$front$parser$wrong_protocols$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$front$parser$wrong_protocols
+
+
+module nt_ndp_64_nic$front$parser$wrong_protocols$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$front$parser$wrong_protocols$value
 
 
 module nt_ndp_64_nic$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
@@ -6203,9 +6997,10 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
     reg  [151:0] s3_meta$d;
     wire  [151:0] s3_meta$q;
     reg  s3_meta$clock;
-    reg  [31:0] n_offset_range$d;
-    wire  [31:0] n_offset_range$q;
     reg  n_offset_range$clock;
+    reg  n_offset_range$reset;
+    reg  n_offset_range$increment;
+    wire  [31:0] n_offset_range$count;
 
     // Local signals
     reg  [151:0] m1;
@@ -6265,9 +7060,10 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
         .clock(s3_meta$clock)
     );
     nt_ndp_64_nic$ingress$n_offset_range n_offset_range(
-        .d(n_offset_range$d),
-        .q(n_offset_range$q),
-        .clock(n_offset_range$clock)
+        .clock(n_offset_range$clock),
+        .reset(n_offset_range$reset),
+        .increment(n_offset_range$increment),
+        .count(n_offset_range$count)
     );
 
     // Update code
@@ -6278,14 +7074,15 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
         s3_slot$clock = clock;
         s3_gen$clock = clock;
         s3_meta$clock = clock;
-        n_offset_range$clock = clock;
         s3_event$d = s3_event$q;
         s3_flags$d = s3_flags$q;
         s3_pull$d = s3_pull$q;
         s3_slot$d = s3_slot$q;
         s3_gen$d = s3_gen$q;
         s3_meta$d = s3_meta$q;
-        n_offset_range$d = n_offset_range$q;
+        n_offset_range$clock = clock;
+        n_offset_range$reset = reset;
+        n_offset_range$increment = 1'b0;
         credit$clock = clock;
         credit$reset = reset;
         m1 = act$meta;
@@ -6308,7 +7105,7 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
         ctx$allow_tx = 1'b1;
         ctx$raise_only = 1'b1;
         if (m1_is_control & (m1_offset >= 32'h40)) begin
-            n_offset_range$d = n_offset_range$q + 32'h1;
+            n_offset_range$increment = 1'b1;
         end
         d_is_data = done$valid & (done$action == 32'h1);
         d_is_chop = done$valid & (done$action == 32'h2);
@@ -6348,7 +7145,7 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
         ev$pkt_offset = s3_meta$q[(32'h50)+:(8)];
         ev$tx_msg_id = s3_meta$q[(32'h68)+:(16)];
         ev$rank = 32'h0;
-        offset_range_count = n_offset_range$q;
+        offset_range_count = n_offset_range$count;
         prio_wr$valid = 1'b0;
         prio_wr$index = 32'h0;
         prio_wr$value = 32'h0;
@@ -6362,7 +7159,6 @@ module nt_ndp_64_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$vali
         sched_levels = 32'h0;
         if (reset) begin
             s3_event$d = 1'b0;
-            n_offset_range$d = 32'h0;
         end
     end
 
@@ -6690,7 +7486,47 @@ module nt_ndp_64_nic$ingress$credit$s1_value(d,q,clock);
 endmodule // nt_ndp_64_nic$ingress$credit$s1_value
 
 
-module nt_ndp_64_nic$ingress$n_offset_range(d,q,clock);
+module nt_ndp_64_nic$ingress$n_offset_range(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$ingress$n_offset_range$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$ingress$n_offset_range
+
+
+module nt_ndp_64_nic$ingress$n_offset_range$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -6706,7 +7542,7 @@ module nt_ndp_64_nic$ingress$n_offset_range(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$ingress$n_offset_range
+endmodule // nt_ndp_64_nic$ingress$n_offset_range$value
 
 
 module nt_ndp_64_nic$ingress$s3_event(d,q,clock);
@@ -6951,24 +7787,30 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
     reg  [135:0] out_desc$d;
     wire  [135:0] out_desc$q;
     reg  out_desc$clock;
-    reg  [31:0] sent$d;
-    wire  [31:0] sent$q;
     reg  sent$clock;
-    reg  [31:0] pulls_sent$d;
-    wire  [31:0] pulls_sent$q;
+    reg  sent$reset;
+    reg  sent$increment;
+    wire  [31:0] sent$count;
     reg  pulls_sent$clock;
-    reg  [31:0] merges$d;
-    wire  [31:0] merges$q;
+    reg  pulls_sent$reset;
+    reg  pulls_sent$increment;
+    wire  [31:0] pulls_sent$count;
     reg  merges$clock;
-    reg  [31:0] coalesced$d;
-    wire  [31:0] coalesced$q;
+    reg  merges$reset;
+    reg  merges$increment;
+    wire  [31:0] merges$count;
     reg  coalesced$clock;
-    reg  [31:0] replaced$d;
-    wire  [31:0] replaced$q;
+    reg  coalesced$reset;
+    reg  coalesced$increment;
+    wire  [31:0] coalesced$count;
     reg  replaced$clock;
-    reg  [31:0] drops$d;
-    wire  [31:0] drops$q;
+    reg  replaced$reset;
+    reg  replaced$increment;
+    wire  [31:0] replaced$count;
     reg  drops$clock;
+    reg  drops$reset;
+    reg  drops$increment;
+    wire  [31:0] drops$count;
     reg  [5:0] sent_mask$index;
     reg  sent_mask$enable;
     wire  [63:0] sent_mask$onehot;
@@ -7126,34 +7968,40 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
         .clock(out_desc$clock)
     );
     nt_ndp_64_nic$pktgen$sent sent(
-        .d(sent$d),
-        .q(sent$q),
-        .clock(sent$clock)
+        .clock(sent$clock),
+        .reset(sent$reset),
+        .increment(sent$increment),
+        .count(sent$count)
     );
     nt_ndp_64_nic$pktgen$pulls_sent pulls_sent(
-        .d(pulls_sent$d),
-        .q(pulls_sent$q),
-        .clock(pulls_sent$clock)
+        .clock(pulls_sent$clock),
+        .reset(pulls_sent$reset),
+        .increment(pulls_sent$increment),
+        .count(pulls_sent$count)
     );
     nt_ndp_64_nic$pktgen$merges merges(
-        .d(merges$d),
-        .q(merges$q),
-        .clock(merges$clock)
+        .clock(merges$clock),
+        .reset(merges$reset),
+        .increment(merges$increment),
+        .count(merges$count)
     );
     nt_ndp_64_nic$pktgen$coalesced coalesced(
-        .d(coalesced$d),
-        .q(coalesced$q),
-        .clock(coalesced$clock)
+        .clock(coalesced$clock),
+        .reset(coalesced$reset),
+        .increment(coalesced$increment),
+        .count(coalesced$count)
     );
     nt_ndp_64_nic$pktgen$replaced replaced(
-        .d(replaced$d),
-        .q(replaced$q),
-        .clock(replaced$clock)
+        .clock(replaced$clock),
+        .reset(replaced$reset),
+        .increment(replaced$increment),
+        .count(replaced$count)
     );
     nt_ndp_64_nic$pktgen$drops drops(
-        .d(drops$d),
-        .q(drops$q),
-        .clock(drops$clock)
+        .clock(drops$clock),
+        .reset(drops$reset),
+        .increment(drops$increment),
+        .count(drops$count)
     );
     nt_ndp_64_nic$pktgen$sent_mask sent_mask(
         .index(sent_mask$index),
@@ -7185,12 +8033,6 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
         pace_count$clock = clock;
         out_valid$clock = clock;
         out_desc$clock = clock;
-        sent$clock = clock;
-        pulls_sent$clock = clock;
-        merges$clock = clock;
-        coalesced$clock = clock;
-        replaced$clock = clock;
-        drops$clock = clock;
         pending$d = pending$q;
         s1_ins_valid$d = s1_ins_valid$q;
         s1_ins_index$d = s1_ins_index$q;
@@ -7208,12 +8050,24 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
         pace_count$d = pace_count$q;
         out_valid$d = out_valid$q;
         out_desc$d = out_desc$q;
-        sent$d = sent$q;
-        pulls_sent$d = pulls_sent$q;
-        merges$d = merges$q;
-        coalesced$d = coalesced$q;
-        replaced$d = replaced$q;
-        drops$d = drops$q;
+        coalesced$clock = clock;
+        drops$clock = clock;
+        merges$clock = clock;
+        pulls_sent$clock = clock;
+        replaced$clock = clock;
+        sent$clock = clock;
+        coalesced$reset = reset;
+        coalesced$increment = 1'b0;
+        drops$reset = reset;
+        drops$increment = 1'b0;
+        merges$reset = reset;
+        merges$increment = 1'b0;
+        pulls_sent$reset = reset;
+        pulls_sent$increment = 1'b0;
+        replaced$reset = reset;
+        replaced$increment = 1'b0;
+        sent$reset = reset;
+        sent$increment = 1'b0;
         immediate$clock = clock;
         immediate$reset = reset;
         gen_credit_event_port$read_clock = clock;
@@ -7275,22 +8129,22 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
             out_desc$d = (((scan_meta) & 136'hffffffffffffffffffffffffffffffffff) | (((scan_credit) & 136'hffffffffffffffffffffffffffffffffff) << 32'h70)) | (((pull_flag) & 136'hffffffffffffffffffffffffffffffffff) << 32'h80);
         end
         if ((has_ctrl & (~bypass)) & (~fifo_room)) begin
-            drops$d = drops$q + 32'h1;
+            drops$increment = 1'b1;
         end
         if (out_valid$q & m_axis$tready) begin
-            sent$d = sent$q + 32'h1;
+            sent$increment = 1'b1;
         end
         if (merge) begin
-            merges$d = merges$q + 32'h1;
+            merges$increment = 1'b1;
         end
         if (send_pull) begin
-            pulls_sent$d = pulls_sent$q + 32'h1;
+            pulls_sent$increment = 1'b1;
         end
         if (s1_ins_valid$q & ins_same_msg) begin
-            coalesced$d = coalesced$q + 32'h1;
+            coalesced$increment = 1'b1;
         end
         if ((s1_ins_valid$q & ins_was_pending) & (~ins_same_msg)) begin
-            replaced$d = replaced$q + 32'h1;
+            replaced$increment = 1'b1;
         end
         gen_credit_event_port$read_address = ev$msg_id;
         s1_ins_valid$d = insert;
@@ -7354,12 +8208,12 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
         m_axis$flags = out_desc$q[(32'h80)+:(8)];
         m_axis$is_new_msg = 1'b0;
         m_axis$is_rtx = 1'b0;
-        ctrl_sent_count = sent$q;
-        pull_sent_count = pulls_sent$q;
-        merged_count = merges$q;
-        pull_coalesced_count = coalesced$q;
-        pull_replaced_count = replaced$q;
-        dropped_count = drops$q;
+        ctrl_sent_count = sent$count;
+        pull_sent_count = pulls_sent$count;
+        merged_count = merges$count;
+        pull_coalesced_count = coalesced$count;
+        pull_replaced_count = replaced$count;
+        dropped_count = drops$count;
         if (reset) begin
             pending$d = 32'h0;
             s1_ins_valid$d = 1'b0;
@@ -7367,19 +8221,53 @@ module nt_ndp_64_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,
             out_valid$d = 1'b0;
             tokens$d = cfg_bucket_max;
             pace_count$d = 32'h0;
-            sent$d = 32'h0;
-            pulls_sent$d = 32'h0;
-            merges$d = 32'h0;
-            coalesced$d = 32'h0;
-            replaced$d = 32'h0;
-            drops$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$pktgen
 
 
-module nt_ndp_64_nic$pktgen$coalesced(d,q,clock);
+module nt_ndp_64_nic$pktgen$coalesced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$coalesced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$coalesced
+
+
+module nt_ndp_64_nic$pktgen$coalesced$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7395,7 +8283,7 @@ module nt_ndp_64_nic$pktgen$coalesced(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$pktgen$coalesced
+endmodule // nt_ndp_64_nic$pktgen$coalesced$value
 
 
 module nt_ndp_64_nic$pktgen$credit_scan_port(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
@@ -7427,7 +8315,47 @@ module nt_ndp_64_nic$pktgen$credit_scan_port(read_address,read_clock,read_data,w
 endmodule // nt_ndp_64_nic$pktgen$credit_scan_port
 
 
-module nt_ndp_64_nic$pktgen$drops(d,q,clock);
+module nt_ndp_64_nic$pktgen$drops(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$drops$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$drops
+
+
+module nt_ndp_64_nic$pktgen$drops$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7443,7 +8371,7 @@ module nt_ndp_64_nic$pktgen$drops(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$pktgen$drops
+endmodule // nt_ndp_64_nic$pktgen$drops$value
 
 
 module nt_ndp_64_nic$pktgen$fwd_credit(d,q,clock);
@@ -7866,7 +8794,47 @@ module nt_ndp_64_nic$pktgen$inserted_mask(index,enable,onehot);
 endmodule // nt_ndp_64_nic$pktgen$inserted_mask
 
 
-module nt_ndp_64_nic$pktgen$merges(d,q,clock);
+module nt_ndp_64_nic$pktgen$merges(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$merges$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$merges
+
+
+module nt_ndp_64_nic$pktgen$merges$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -7882,7 +8850,7 @@ module nt_ndp_64_nic$pktgen$merges(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$pktgen$merges
+endmodule // nt_ndp_64_nic$pktgen$merges$value
 
 
 module nt_ndp_64_nic$pktgen$out_desc(d,q,clock);
@@ -7990,26 +8958,47 @@ module nt_ndp_64_nic$pktgen$pending_meta(read_address,read_clock,read_data,write
 endmodule // nt_ndp_64_nic$pktgen$pending_meta
 
 
-module nt_ndp_64_nic$pktgen$pulls_sent(d,q,clock);
+module nt_ndp_64_nic$pktgen$pulls_sent(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$pulls_sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$pktgen$pulls_sent
 
 
-module nt_ndp_64_nic$pktgen$replaced(d,q,clock);
+module nt_ndp_64_nic$pktgen$pulls_sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -8025,7 +9014,66 @@ module nt_ndp_64_nic$pktgen$replaced(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$pktgen$pulls_sent$value
+
+
+module nt_ndp_64_nic$pktgen$replaced(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$replaced$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$pktgen$replaced
+
+
+module nt_ndp_64_nic$pktgen$replaced$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$replaced$value
 
 
 module nt_ndp_64_nic$pktgen$s1_ins_credit(d,q,clock);
@@ -8161,7 +9209,47 @@ module nt_ndp_64_nic$pktgen$scan_ptr(d,q,clock);
 endmodule // nt_ndp_64_nic$pktgen$scan_ptr
 
 
-module nt_ndp_64_nic$pktgen$sent(d,q,clock);
+module nt_ndp_64_nic$pktgen$sent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$pktgen$sent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$pktgen$sent
+
+
+module nt_ndp_64_nic$pktgen$sent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -8177,7 +9265,7 @@ module nt_ndp_64_nic$pktgen$sent(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$pktgen$sent
+endmodule // nt_ndp_64_nic$pktgen$sent$value
 
 
 module nt_ndp_64_nic$pktgen$sent_mask(index,enable,onehot);
@@ -8520,27 +9608,34 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
     reg  out_last$d;
     wire  out_last$q;
     reg  out_last$clock;
-    reg  [31:0] c_stale$d;
-    wire  [31:0] c_stale$q;
     reg  c_stale$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_stale$reset;
+    reg  c_stale$increment;
+    wire  [31:0] c_stale$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_bad_length$d;
-    wire  [31:0] c_bad_length$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_bad_length$clock;
-    reg  [31:0] c_gc$d;
-    wire  [31:0] c_gc$q;
+    reg  c_bad_length$reset;
+    reg  c_bad_length$increment;
+    wire  [31:0] c_bad_length$count;
     reg  c_gc$clock;
-    reg  [31:0] c_stale_timeout$d;
-    wire  [31:0] c_stale_timeout$q;
+    reg  c_gc$reset;
+    reg  c_gc$increment;
+    wire  [31:0] c_gc$count;
     reg  c_stale_timeout$clock;
-    reg  [31:0] c_delivered$d;
-    wire  [31:0] c_delivered$q;
+    reg  c_stale_timeout$reset;
+    reg  c_stale_timeout$increment;
+    wire  [31:0] c_stale_timeout$count;
     reg  c_delivered$clock;
+    reg  c_delivered$reset;
+    reg  c_delivered$increment;
+    wire  [31:0] c_delivered$count;
     reg  [5:0] alloc_mask$index;
     reg  alloc_mask$enable;
     wire  [63:0] alloc_mask$onehot;
@@ -8989,39 +10084,46 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         .clock(out_last$clock)
     );
     nt_ndp_64_nic$reassembly$c_stale c_stale(
-        .d(c_stale$d),
-        .q(c_stale$q),
-        .clock(c_stale$clock)
+        .clock(c_stale$clock),
+        .reset(c_stale$reset),
+        .increment(c_stale$increment),
+        .count(c_stale$count)
     );
     nt_ndp_64_nic$reassembly$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_ndp_64_nic$reassembly$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_ndp_64_nic$reassembly$c_bad_length c_bad_length(
-        .d(c_bad_length$d),
-        .q(c_bad_length$q),
-        .clock(c_bad_length$clock)
+        .clock(c_bad_length$clock),
+        .reset(c_bad_length$reset),
+        .increment(c_bad_length$increment),
+        .count(c_bad_length$count)
     );
     nt_ndp_64_nic$reassembly$c_gc c_gc(
-        .d(c_gc$d),
-        .q(c_gc$q),
-        .clock(c_gc$clock)
+        .clock(c_gc$clock),
+        .reset(c_gc$reset),
+        .increment(c_gc$increment),
+        .count(c_gc$count)
     );
     nt_ndp_64_nic$reassembly$c_stale_timeout c_stale_timeout(
-        .d(c_stale_timeout$d),
-        .q(c_stale_timeout$q),
-        .clock(c_stale_timeout$clock)
+        .clock(c_stale_timeout$clock),
+        .reset(c_stale_timeout$reset),
+        .increment(c_stale_timeout$increment),
+        .count(c_stale_timeout$count)
     );
     nt_ndp_64_nic$reassembly$c_delivered c_delivered(
-        .d(c_delivered$d),
-        .q(c_delivered$q),
-        .clock(c_delivered$clock)
+        .clock(c_delivered$clock),
+        .reset(c_delivered$reset),
+        .increment(c_delivered$increment),
+        .count(c_delivered$count)
     );
     nt_ndp_64_nic$reassembly$alloc_mask alloc_mask(
         .index(alloc_mask$index),
@@ -9099,13 +10201,6 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         out_data$clock = clock;
         out_keep$clock = clock;
         out_last$clock = clock;
-        c_stale$clock = clock;
-        c_bad_offset$clock = clock;
-        c_duplicate$clock = clock;
-        c_bad_length$clock = clock;
-        c_gc$clock = clock;
-        c_stale_timeout$clock = clock;
-        c_delivered$clock = clock;
         now$d = now$q;
         live$d = live$q;
         closed$d = closed$q;
@@ -9159,13 +10254,27 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         out_data$d = out_data$q;
         out_keep$d = out_keep$q;
         out_last$d = out_last$q;
-        c_stale$d = c_stale$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_duplicate$d = c_duplicate$q;
-        c_bad_length$d = c_bad_length$q;
-        c_gc$d = c_gc$q;
-        c_stale_timeout$d = c_stale_timeout$q;
-        c_delivered$d = c_delivered$q;
+        c_bad_length$clock = clock;
+        c_bad_offset$clock = clock;
+        c_delivered$clock = clock;
+        c_duplicate$clock = clock;
+        c_gc$clock = clock;
+        c_stale$clock = clock;
+        c_stale_timeout$clock = clock;
+        c_bad_length$reset = reset;
+        c_bad_length$increment = 1'b0;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_delivered$reset = reset;
+        c_delivered$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_gc$reset = reset;
+        c_gc$increment = 1'b0;
+        c_stale$reset = reset;
+        c_stale$increment = 1'b0;
+        c_stale_timeout$reset = reset;
+        c_stale_timeout$increment = 1'b0;
         msg_table$clock = clock;
         timer$clock = clock;
         payload$read_clock = clock;
@@ -9200,13 +10309,13 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         recent_duplicate_count = msg_table$recent_duplicate_count;
         delivered_set_full_wait_count = msg_table$full_wait_count;
         class_fallback_count = msg_table$class_fallback_count;
-        drop_stale_count = c_stale$q;
-        drop_bad_offset_count = c_bad_offset$q;
-        drop_duplicate_count = c_duplicate$q;
-        drop_bad_length_count = c_bad_length$q;
-        gc_count = c_gc$q;
-        stale_timeout_count = c_stale_timeout$q;
-        delivered_count = c_delivered$q;
+        drop_stale_count = c_stale$count;
+        drop_bad_offset_count = c_bad_offset$count;
+        drop_duplicate_count = c_duplicate$count;
+        drop_bad_length_count = c_bad_length$count;
+        gc_count = c_gc$count;
+        stale_timeout_count = c_stale_timeout$count;
+        delivered_count = c_delivered$count;
         alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
         alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(6)];
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
@@ -9512,25 +10621,25 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
             in_header$d = f_header;
         end
         if ((s1_valid$q & s1_first$q) & (~f_live)) begin
-            c_stale$d = c_stale$q + 32'h1;
+            c_stale$increment = 1'b1;
         end
         if (((s1_valid$q & s1_first$q) & f_live) & (~f_offset_ok)) begin
-            c_bad_offset$d = c_bad_offset$q + 32'h1;
+            c_bad_offset$increment = 1'b1;
         end
         if ((((s1_valid$q & s1_first$q) & f_live) & f_offset_ok) & f_dup) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (bad_end) begin
-            c_bad_length$d = c_bad_length$q + 32'h1;
+            c_bad_length$increment = 1'b1;
         end
         if (gc_legit) begin
-            c_gc$d = c_gc$q + 32'h1;
+            c_gc$increment = 1'b1;
         end
         if (timeout_take & (~gc_legit)) begin
-            c_stale_timeout$d = c_stale_timeout$q + 32'h1;
+            c_stale_timeout$increment = 1'b1;
         end
         if (rel_taken & ro_rel_pending$q) begin
-            c_delivered$d = c_delivered$q + 32'h1;
+            c_delivered$increment = 1'b1;
         end
         if (reset) begin
             now$d = 32'h0;
@@ -9552,13 +10661,6 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
             fifo_wrote$d = 1'b0;
             ro_state$d = 32'h0;
             out_valid$d = 1'b0;
-            c_stale$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_bad_length$d = 32'h0;
-            c_gc$d = 32'h0;
-            c_stale_timeout$d = 32'h0;
-            c_delivered$d = 32'h0;
             slot_ram$write_enable = 1'b0;
             written_ram$write_enable = 1'b0;
             fifo_ram$write_enable = 1'b0;
@@ -9586,26 +10688,47 @@ module nt_ndp_64_nic$reassembly$alloc_mask(index,enable,onehot);
 endmodule // nt_ndp_64_nic$reassembly$alloc_mask
 
 
-module nt_ndp_64_nic$reassembly$c_bad_length(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_bad_length(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_bad_length$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_bad_length
 
 
-module nt_ndp_64_nic$reassembly$c_bad_offset(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_bad_length$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9619,12 +10742,52 @@ module nt_ndp_64_nic$reassembly$c_bad_offset(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_bad_length$value
+
+
+module nt_ndp_64_nic$reassembly$c_bad_offset(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_bad_offset
 
 
-module nt_ndp_64_nic$reassembly$c_delivered(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9638,12 +10801,52 @@ module nt_ndp_64_nic$reassembly$c_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_bad_offset$value
+
+
+module nt_ndp_64_nic$reassembly$c_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_delivered
 
 
-module nt_ndp_64_nic$reassembly$c_duplicate(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9657,12 +10860,52 @@ module nt_ndp_64_nic$reassembly$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_delivered$value
+
+
+module nt_ndp_64_nic$reassembly$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_duplicate
 
 
-module nt_ndp_64_nic$reassembly$c_gc(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9676,12 +10919,52 @@ module nt_ndp_64_nic$reassembly$c_gc(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_duplicate$value
+
+
+module nt_ndp_64_nic$reassembly$c_gc(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_gc$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_gc
 
 
-module nt_ndp_64_nic$reassembly$c_stale(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_gc$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9695,12 +10978,52 @@ module nt_ndp_64_nic$reassembly$c_stale(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_gc$value
+
+
+module nt_ndp_64_nic$reassembly$c_stale(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_stale$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$c_stale
 
 
-module nt_ndp_64_nic$reassembly$c_stale_timeout(d,q,clock);
+module nt_ndp_64_nic$reassembly$c_stale$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -9716,7 +11039,66 @@ module nt_ndp_64_nic$reassembly$c_stale_timeout(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$reassembly$c_stale$value
+
+
+module nt_ndp_64_nic$reassembly$c_stale_timeout(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$c_stale_timeout$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$reassembly$c_stale_timeout
+
+
+module nt_ndp_64_nic$reassembly$c_stale_timeout$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$c_stale_timeout$value
 
 
 module nt_ndp_64_nic$reassembly$cancel_slot(d,q,clock);
@@ -10605,36 +11987,46 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  [31:0] c_zero_len$d;
-    wire  [31:0] c_zero_len$q;
     reg  c_zero_len$clock;
-    reg  [31:0] c_too_long$d;
-    wire  [31:0] c_too_long$q;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
     reg  c_too_long$clock;
-    reg  [31:0] c_bad_offset$d;
-    wire  [31:0] c_bad_offset$q;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
     reg  c_bad_offset$clock;
-    reg  [31:0] c_len_mismatch$d;
-    wire  [31:0] c_len_mismatch$q;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
     reg  c_len_mismatch$clock;
-    reg  [31:0] c_no_id$d;
-    wire  [31:0] c_no_id$q;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
     reg  c_no_id$clock;
-    reg  [31:0] c_no_buffer$d;
-    wire  [31:0] c_no_buffer$q;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
     reg  c_no_buffer$clock;
-    reg  [31:0] c_bucket_full$d;
-    wire  [31:0] c_bucket_full$q;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
     reg  c_bucket_full$clock;
-    reg  [31:0] c_duplicate$d;
-    wire  [31:0] c_duplicate$q;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
     reg  c_duplicate$clock;
-    reg  [31:0] c_recent$d;
-    wire  [31:0] c_recent$q;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
     reg  c_recent$clock;
-    reg  [31:0] c_fallback$d;
-    wire  [31:0] c_fallback$q;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
     reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
     reg  [63:0] missing_ffs$bitmap;
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
@@ -11113,54 +12505,64 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         .clock(r_sched_gen$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_zero_len c_zero_len(
-        .d(c_zero_len$d),
-        .q(c_zero_len$q),
-        .clock(c_zero_len$clock)
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_too_long c_too_long(
-        .d(c_too_long$d),
-        .q(c_too_long$q),
-        .clock(c_too_long$clock)
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
-        .d(c_bad_offset$d),
-        .q(c_bad_offset$q),
-        .clock(c_bad_offset$clock)
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .d(c_len_mismatch$d),
-        .q(c_len_mismatch$q),
-        .clock(c_len_mismatch$clock)
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_no_id c_no_id(
-        .d(c_no_id$d),
-        .q(c_no_id$q),
-        .clock(c_no_id$clock)
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
-        .d(c_no_buffer$d),
-        .q(c_no_buffer$q),
-        .clock(c_no_buffer$clock)
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_bucket_full c_bucket_full(
-        .d(c_bucket_full$d),
-        .q(c_bucket_full$q),
-        .clock(c_bucket_full$clock)
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_duplicate c_duplicate(
-        .d(c_duplicate$d),
-        .q(c_duplicate$q),
-        .clock(c_duplicate$clock)
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_recent c_recent(
-        .d(c_recent$d),
-        .q(c_recent$q),
-        .clock(c_recent$clock)
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$c_fallback c_fallback(
-        .d(c_fallback$d),
-        .q(c_fallback$q),
-        .clock(c_fallback$clock)
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$missing_ffs missing_ffs(
         .bitmap(missing_ffs$bitmap),
@@ -11394,16 +12796,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         r_sched$clock = clock;
         r_sched_slot$clock = clock;
         r_sched_gen$clock = clock;
-        c_zero_len$clock = clock;
-        c_too_long$clock = clock;
-        c_bad_offset$clock = clock;
-        c_len_mismatch$clock = clock;
-        c_no_id$clock = clock;
-        c_no_buffer$clock = clock;
-        c_bucket_full$clock = clock;
-        c_duplicate$clock = clock;
-        c_recent$clock = clock;
-        c_fallback$clock = clock;
         ap_found$clock = clock;
         ap_miss$clock = clock;
         ap_alloc$clock = clock;
@@ -11469,16 +12861,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         r_sched$d = r_sched$q;
         r_sched_slot$d = r_sched_slot$q;
         r_sched_gen$d = r_sched_gen$q;
-        c_zero_len$d = c_zero_len$q;
-        c_too_long$d = c_too_long$q;
-        c_bad_offset$d = c_bad_offset$q;
-        c_len_mismatch$d = c_len_mismatch$q;
-        c_no_id$d = c_no_id$q;
-        c_no_buffer$d = c_no_buffer$q;
-        c_bucket_full$d = c_bucket_full$q;
-        c_duplicate$d = c_duplicate$q;
-        c_recent$d = c_recent$q;
-        c_fallback$d = c_fallback$q;
         ap_found$d = ap_found$q;
         ap_miss$d = ap_miss$q;
         ap_alloc$d = ap_alloc$q;
@@ -11506,6 +12888,36 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         o_sched$d = o_sched$q;
         o_sched_slot$d = o_sched_slot$q;
         o_sched_gen$d = o_sched_gen$q;
+        c_bad_offset$clock = clock;
+        c_bucket_full$clock = clock;
+        c_duplicate$clock = clock;
+        c_fallback$clock = clock;
+        c_len_mismatch$clock = clock;
+        c_no_buffer$clock = clock;
+        c_no_id$clock = clock;
+        c_recent$clock = clock;
+        c_too_long$clock = clock;
+        c_zero_len$clock = clock;
+        c_bad_offset$reset = reset;
+        c_bad_offset$increment = 1'b0;
+        c_bucket_full$reset = reset;
+        c_bucket_full$increment = 1'b0;
+        c_duplicate$reset = reset;
+        c_duplicate$increment = 1'b0;
+        c_fallback$reset = reset;
+        c_fallback$increment = 1'b0;
+        c_len_mismatch$reset = reset;
+        c_len_mismatch$increment = 1'b0;
+        c_no_buffer$reset = reset;
+        c_no_buffer$increment = 1'b0;
+        c_no_id$reset = reset;
+        c_no_id$increment = 1'b0;
+        c_recent$reset = reset;
+        c_recent$increment = 1'b0;
+        c_too_long$reset = reset;
+        c_too_long$increment = 1'b0;
+        c_zero_len$reset = reset;
+        c_zero_len$increment = 1'b0;
         ids$clock = clock;
         class0$clock = clock;
         class1$clock = clock;
@@ -11572,16 +12984,16 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
-        fail_zero_len_count = c_zero_len$q;
-        fail_too_long_count = c_too_long$q;
-        fail_bad_offset_count = c_bad_offset$q;
-        fail_len_mismatch_count = c_len_mismatch$q;
-        fail_no_id_count = c_no_id$q;
-        fail_no_buffer_count = c_no_buffer$q;
-        fail_bucket_full_count = c_bucket_full$q;
-        duplicate_count = c_duplicate$q;
-        recent_duplicate_count = c_recent$q;
-        class_fallback_count = c_fallback$q;
+        fail_zero_len_count = c_zero_len$count;
+        fail_too_long_count = c_too_long$count;
+        fail_bad_offset_count = c_bad_offset$count;
+        fail_len_mismatch_count = c_len_mismatch$count;
+        fail_no_id_count = c_no_id$count;
+        fail_no_buffer_count = c_no_buffer$count;
+        fail_bucket_full_count = c_bucket_full$count;
+        duplicate_count = c_duplicate$count;
+        recent_duplicate_count = c_recent$count;
+        class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
@@ -11897,35 +13309,35 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
         live$d = live_set & (~release_mask$onehot);
         if (r_valid$q & (~late_duplicate)) begin
             if (r_reason$q == 32'h1) begin
-                c_zero_len$d = c_zero_len$q + 32'h1;
+                c_zero_len$increment = 1'b1;
             end
             if (r_reason$q == 32'h2) begin
-                c_too_long$d = c_too_long$q + 32'h1;
+                c_too_long$increment = 1'b1;
             end
             if (r_reason$q == 32'h3) begin
-                c_bad_offset$d = c_bad_offset$q + 32'h1;
+                c_bad_offset$increment = 1'b1;
             end
             if (r_reason$q == 32'h4) begin
-                c_len_mismatch$d = c_len_mismatch$q + 32'h1;
+                c_len_mismatch$increment = 1'b1;
             end
             if (r_reason$q == 32'h5) begin
-                c_no_id$d = c_no_id$q + 32'h1;
+                c_no_id$increment = 1'b1;
             end
             if (r_reason$q == 32'h6) begin
-                c_no_buffer$d = c_no_buffer$q + 32'h1;
+                c_no_buffer$increment = 1'b1;
             end
             if (r_reason$q == 32'h7) begin
-                c_bucket_full$d = c_bucket_full$q + 32'h1;
+                c_bucket_full$increment = 1'b1;
             end
         end
         if (ap_duplicate$q) begin
-            c_duplicate$d = c_duplicate$q + 32'h1;
+            c_duplicate$increment = 1'b1;
         end
         if (late_duplicate) begin
-            c_recent$d = c_recent$q + 32'h1;
+            c_recent$increment = 1'b1;
         end
         if (ap_fallback$q & (~ap_found$q)) begin
-            c_fallback$d = c_fallback$q + 32'h1;
+            c_fallback$increment = 1'b1;
         end
         if (reset) begin
             live$d = 32'h0;
@@ -11942,16 +13354,6 @@ module nt_ndp_64_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$ma
             r_sched$d = 1'b0;
             o_valid$d = 1'b0;
             o_sched$d = 1'b0;
-            c_zero_len$d = 32'h0;
-            c_too_long$d = 32'h0;
-            c_bad_offset$d = 32'h0;
-            c_len_mismatch$d = 32'h0;
-            c_no_id$d = 32'h0;
-            c_no_buffer$d = 32'h0;
-            c_bucket_full$d = 32'h0;
-            c_duplicate$d = 32'h0;
-            c_recent$d = 32'h0;
-            c_fallback$d = 32'h0;
             ids$alloc_ready = 1'b0;
             class0$alloc_ready = 1'b0;
             class1$alloc_ready = 1'b0;
@@ -12254,26 +13656,47 @@ module nt_ndp_64_nic$reassembly$msg_table$ap_write(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$ap_write
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_bad_offset(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_bad_offset(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_bad_offset$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_bad_offset
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_bucket_full(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_bad_offset$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12287,12 +13710,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_bucket_full(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_bad_offset$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_bucket_full(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_bucket_full$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_bucket_full
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_duplicate(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_bucket_full$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12306,12 +13769,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_duplicate(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_bucket_full$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_duplicate(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_duplicate$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_duplicate
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_fallback(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_duplicate$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12325,12 +13828,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_fallback(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_duplicate$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_fallback(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_fallback$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_fallback
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_fallback$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12344,12 +13887,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_fallback$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_no_buffer(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12363,12 +13946,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_no_buffer(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_len_mismatch$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_no_buffer(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_no_buffer$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_no_buffer
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_no_id(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_no_buffer$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12382,12 +14005,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_no_id(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_no_buffer$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_no_id(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_no_id$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_no_id
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_recent(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_no_id$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12401,12 +14064,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_recent(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_no_id$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_recent(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_recent$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_recent
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_too_long(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_recent$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12420,12 +14123,52 @@ module nt_ndp_64_nic$reassembly$msg_table$c_too_long(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_recent$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_too_long(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_too_long$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_too_long
 
 
-module nt_ndp_64_nic$reassembly$msg_table$c_zero_len(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$c_too_long$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -12441,7 +14184,66 @@ module nt_ndp_64_nic$reassembly$msg_table$c_zero_len(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_too_long$value
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_zero_len(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$c_zero_len$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$reassembly$msg_table$c_zero_len
+
+
+module nt_ndp_64_nic$reassembly$msg_table$c_zero_len$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$c_zero_len$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
@@ -12465,9 +14267,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     reg  [63:0] pending$d;
     wire  [63:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
@@ -12492,9 +14295,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
         .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class0$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$class0$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -12512,17 +14316,18 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -12531,20 +14336,59 @@ module nt_ndp_64_nic$reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_i
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class0
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class0$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$class0$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$double_frees
+
+
+module nt_ndp_64_nic$reassembly$msg_table$class0$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -12560,7 +14404,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class0$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$double_frees
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class0$double_frees$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class0$freed(index,enable,onehot);
@@ -12675,9 +14519,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     reg  [63:0] pending$d;
     wire  [63:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
@@ -12702,9 +14547,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
         .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class1$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$class1$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -12722,17 +14568,18 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -12741,20 +14588,59 @@ module nt_ndp_64_nic$reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_i
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class1
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class1$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$class1$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$double_frees
+
+
+module nt_ndp_64_nic$reassembly$msg_table$class1$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -12770,7 +14656,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class1$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$double_frees
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class1$double_frees$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class1$freed(index,enable,onehot);
@@ -12885,9 +14771,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     reg  [63:0] pending$d;
     wire  [63:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
@@ -12912,9 +14799,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
         .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class2$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$class2$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -12932,17 +14820,18 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -12951,20 +14840,59 @@ module nt_ndp_64_nic$reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_i
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class2
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class2$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$class2$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$double_frees
+
+
+module nt_ndp_64_nic$reassembly$msg_table$class2$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -12980,7 +14908,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class2$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$double_frees
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class2$double_frees$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class2$freed(index,enable,onehot);
@@ -13095,9 +15023,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     reg  [63:0] pending$d;
     wire  [63:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
@@ -13122,9 +15051,10 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
         .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$class3$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$class3$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -13142,17 +15072,18 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -13161,20 +15092,59 @@ module nt_ndp_64_nic$reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_i
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$class3
 
 
-module nt_ndp_64_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$class3$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$class3$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$double_frees
+
+
+module nt_ndp_64_nic$reassembly$msg_table$class3$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -13190,7 +15160,7 @@ module nt_ndp_64_nic$reassembly$msg_table$class3$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$double_frees
+endmodule // nt_ndp_64_nic$reassembly$msg_table$class3$double_frees$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$class3$freed(index,enable,onehot);
@@ -13561,9 +15531,10 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  [31:0] c_full_wait$d;
-    wire  [31:0] c_full_wait$q;
     reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -13825,9 +15796,10 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         .clock(since_scrub$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait c_full_wait(
-        .d(c_full_wait$d),
-        .q(c_full_wait$q),
-        .clock(c_full_wait$clock)
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
     );
 
     // Update code
@@ -13847,7 +15819,6 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         scrub_bucket$clock = clock;
         scrub_ptr$clock = clock;
         since_scrub$clock = clock;
-        c_full_wait$clock = clock;
         init_done$d = init_done$q;
         init_ptr$d = init_ptr$q;
         epoch$d = epoch$q;
@@ -13863,7 +15834,9 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         scrub_bucket$d = scrub_bucket$q;
         scrub_ptr$d = scrub_ptr$q;
         since_scrub$d = since_scrub$q;
-        c_full_wait$d = c_full_wait$q;
+        c_full_wait$clock = clock;
+        c_full_wait$reset = reset;
+        c_full_wait$increment = 1'b0;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -13896,7 +15869,7 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$q;
+        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -14340,7 +16313,7 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
         if (ins_decide$q & (~place)) begin
             ins_wait$d = 1'b1;
             if (~ins_retry$q) begin
-                c_full_wait$d = c_full_wait$q + 32'h1;
+                c_full_wait$increment = 1'b1;
             end
         end
         if (~init_done$q) begin
@@ -14362,7 +16335,6 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_val
             scrub_decide$d = 1'b0;
             scrub_ptr$d = 32'h0;
             since_scrub$d = 32'h0;
-            c_full_wait$d = 32'h0;
         end
     end
 
@@ -14388,7 +16360,47 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered$alive_epochs(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$alive_epochs
 
 
-module nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait
+
+
+module nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -14404,7 +16416,7 @@ module nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait
+endmodule // nt_ndp_64_nic$reassembly$msg_table$delivered$c_full_wait$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$delivered$epoch(d,q,clock);
@@ -15667,9 +17679,10 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     reg  [63:0] pending$d;
     wire  [63:0] pending$q;
     reg  pending$clock;
-    reg  [15:0] double_frees$d;
-    wire  [15:0] double_frees$q;
     reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
     reg  [63:0] lowest_free$bitmap;
     wire  lowest_free$found;
     wire  [5:0] lowest_free$index;
@@ -15694,9 +17707,10 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
         .clock(pending$clock)
     );
     nt_ndp_64_nic$reassembly$msg_table$ids$double_frees double_frees(
-        .d(double_frees$d),
-        .q(double_frees$q),
-        .clock(double_frees$clock)
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
     );
     nt_ndp_64_nic$reassembly$msg_table$ids$lowest_free lowest_free(
         .bitmap(lowest_free$bitmap),
@@ -15714,17 +17728,18 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
     always @(*) begin
         in_use$clock = clock;
         pending$clock = clock;
-        double_frees$clock = clock;
         in_use$d = in_use$q;
         pending$d = pending$q;
-        double_frees$d = double_frees$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$q;
+        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -15733,20 +17748,59 @@ module nt_ndp_64_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,a
         freed$index = free_id;
         freed$enable = freeing_ok;
         in_use$d = occupied & (~freed$onehot);
-        if ((free_valid & (~freeing_ok)) & (double_frees$q != 32'hffff)) begin
-            double_frees$d = double_frees$q + 32'h1;
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
         end
         if (reset) begin
             in_use$d = 32'h0;
             pending$d = 32'h0;
-            double_frees$d = 32'h0;
         end
     end
 
 endmodule // nt_ndp_64_nic$reassembly$msg_table$ids
 
 
-module nt_ndp_64_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
+module nt_ndp_64_nic$reassembly$msg_table$ids$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$reassembly$msg_table$ids$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$double_frees
+
+
+module nt_ndp_64_nic$reassembly$msg_table$ids$double_frees$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -15762,7 +17816,7 @@ module nt_ndp_64_nic$reassembly$msg_table$ids$double_frees(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$double_frees
+endmodule // nt_ndp_64_nic$reassembly$msg_table$ids$double_frees$value
 
 
 module nt_ndp_64_nic$reassembly$msg_table$ids$freed(index,enable,onehot);
@@ -18492,9 +20546,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  [63:0] buf_in_use$d;
     wire  [63:0] buf_in_use$q;
     reg  buf_in_use$clock;
-    reg  [15:0] cnt_double_free$d;
-    wire  [15:0] cnt_double_free$q;
     reg  cnt_double_free$clock;
+    reg  cnt_double_free$reset;
+    reg  cnt_double_free$increment;
+    wire  [15:0] cnt_double_free$count;
     reg  comp_q$clock;
     reg  comp_q$reset;
     reg  comp_q$push;
@@ -18584,12 +20639,14 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  w_commit$d;
     wire  w_commit$q;
     reg  w_commit$clock;
-    reg  [15:0] cnt_rejected$d;
-    wire  [15:0] cnt_rejected$q;
     reg  cnt_rejected$clock;
-    reg  [15:0] cnt_framing$d;
-    wire  [15:0] cnt_framing$q;
+    reg  cnt_rejected$reset;
+    reg  cnt_rejected$increment;
+    wire  [15:0] cnt_rejected$count;
     reg  cnt_framing$clock;
+    reg  cnt_framing$reset;
+    reg  cnt_framing$increment;
+    wire  [15:0] cnt_framing$count;
     reg  [63:0] returning$d;
     wire  [63:0] returning$q;
     reg  returning$clock;
@@ -18871,9 +20928,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .clock(buf_in_use$clock)
     );
     nt_ndp_64_nic$tx$cnt_double_free cnt_double_free(
-        .d(cnt_double_free$d),
-        .q(cnt_double_free$q),
-        .clock(cnt_double_free$clock)
+        .clock(cnt_double_free$clock),
+        .reset(cnt_double_free$reset),
+        .increment(cnt_double_free$increment),
+        .count(cnt_double_free$count)
     );
     nt_ndp_64_nic$tx$comp_q comp_q(
         .clock(comp_q$clock),
@@ -19017,14 +21075,16 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .clock(w_commit$clock)
     );
     nt_ndp_64_nic$tx$cnt_rejected cnt_rejected(
-        .d(cnt_rejected$d),
-        .q(cnt_rejected$q),
-        .clock(cnt_rejected$clock)
+        .clock(cnt_rejected$clock),
+        .reset(cnt_rejected$reset),
+        .increment(cnt_rejected$increment),
+        .count(cnt_rejected$count)
     );
     nt_ndp_64_nic$tx$cnt_framing cnt_framing(
-        .d(cnt_framing$d),
-        .q(cnt_framing$q),
-        .clock(cnt_framing$clock)
+        .clock(cnt_framing$clock),
+        .reset(cnt_framing$reset),
+        .increment(cnt_framing$increment),
+        .count(cnt_framing$count)
     );
     nt_ndp_64_nic$tx$returning returning(
         .d(returning$d),
@@ -19184,10 +21244,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         a_pick_valid$clock = clock;
         a_pick_slot$clock = clock;
         w_commit$clock = clock;
-        cnt_rejected$clock = clock;
-        cnt_framing$clock = clock;
         buf_in_use$clock = clock;
-        cnt_double_free$clock = clock;
         returning$clock = clock;
         wrapping$clock = clock;
         ret_cand_valid$clock = clock;
@@ -19231,10 +21288,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         a_pick_valid$d = a_pick_valid$q;
         a_pick_slot$d = a_pick_slot$q;
         w_commit$d = w_commit$q;
-        cnt_rejected$d = cnt_rejected$q;
-        cnt_framing$d = cnt_framing$q;
         buf_in_use$d = buf_in_use$q;
-        cnt_double_free$d = cnt_double_free$q;
         returning$d = returning$q;
         wrapping$d = wrapping$q;
         ret_cand_valid$d = ret_cand_valid$q;
@@ -19263,6 +21317,15 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         e1_keep$d = e1_keep$q;
         e1_last$d = e1_last$q;
         e1_meta$d = e1_meta$q;
+        cnt_double_free$clock = clock;
+        cnt_framing$clock = clock;
+        cnt_rejected$clock = clock;
+        cnt_double_free$reset = reset;
+        cnt_double_free$increment = 1'b0;
+        cnt_framing$reset = reset;
+        cnt_framing$increment = 1'b0;
+        cnt_rejected$reset = reset;
+        cnt_rejected$increment = 1'b0;
         core$clock = clock;
         timer$clock = clock;
         comp_q$clock = clock;
@@ -19362,9 +21425,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         if (w_take) begin
             if (w_state$q == 32'h0) begin
                 if (w0_reject) begin
-                    if (cnt_rejected$q != 32'hffff) begin
-                        cnt_rejected$d = cnt_rejected$q + 32'h1;
-                    end
+                    cnt_rejected$increment = 1'b1;
                     if (~s_axis_msg_tlast) begin
                         w_state$d = 32'h3;
                     end
@@ -19418,8 +21479,8 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
                 w_state$d = 32'h0;
             end
         end
-        if ((w_framing_free | w_framing_early) & (cnt_framing$q != 32'hffff)) begin
-            cnt_framing$d = cnt_framing$q + 32'h1;
+        if (w_framing_free | w_framing_early) begin
+            cnt_framing$increment = 1'b1;
         end
         core$new_valid = w_commit$q;
         core$new_slot = w_slot$q;
@@ -19489,8 +21550,8 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
             free_slot = w_slot$q;
         end
         free_ok = free_go & buf_in_use$q[free_slot];
-        if ((free_go & (~free_ok)) & (cnt_double_free$q != 32'hffff)) begin
-            cnt_double_free$d = cnt_double_free$q + 32'h1;
+        if (free_go & (~free_ok)) begin
+            cnt_double_free$increment = 1'b1;
         end
         taken_mask$index = comp_slot;
         taken_mask$enable = comp_take;
@@ -19636,8 +21697,8 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         m_axis_pkt$is_rtx = e0_meta$q[32'h89];
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
-        rejected_msg_count = cnt_rejected$q;
-        framing_error_count = cnt_framing$q;
+        rejected_msg_count = cnt_rejected$count;
+        framing_error_count = cnt_framing$count;
         stale_delivered_count = core$stale_delivered_count;
         stale_credit_count = core$stale_credit_count;
         stale_timeout_count = core$stale_timeout_count;
@@ -19648,21 +21709,18 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
         event_overflow_count = core$event_overflow_count;
-        buffer_double_free_count = cnt_double_free$q;
+        buffer_double_free_count = cnt_double_free$count;
         buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
             w_commit$d = 1'b0;
             a_pick_valid$d = 1'b0;
-            cnt_rejected$d = 32'h0;
-            cnt_framing$d = 32'h0;
             returning$d = 32'h0;
             wrapping$d = 32'h0;
             ret_cand_valid$d = 1'b0;
             comp_in_valid$d = 1'b0;
             cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
-            cnt_double_free$d = 32'h0;
             rd_active$d = 1'b0;
             s1_valid$d = 1'b0;
             e_count$d = 32'h0;
@@ -19977,26 +22035,47 @@ module nt_ndp_64_nic$tx$class_ffs$3(bitmap,found,index,onehot);
 endmodule // nt_ndp_64_nic$tx$class_ffs$3
 
 
-module nt_ndp_64_nic$tx$cnt_double_free(d,q,clock);
+module nt_ndp_64_nic$tx$cnt_double_free(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$cnt_double_free$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$cnt_double_free
 
 
-module nt_ndp_64_nic$tx$cnt_framing(d,q,clock);
+module nt_ndp_64_nic$tx$cnt_double_free$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -20010,12 +22089,52 @@ module nt_ndp_64_nic$tx$cnt_framing(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cnt_double_free$value
+
+
+module nt_ndp_64_nic$tx$cnt_framing(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$cnt_framing$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$cnt_framing
 
 
-module nt_ndp_64_nic$tx$cnt_rejected(d,q,clock);
+module nt_ndp_64_nic$tx$cnt_framing$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -20031,7 +22150,66 @@ module nt_ndp_64_nic$tx$cnt_rejected(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$tx$cnt_framing$value
+
+
+module nt_ndp_64_nic$tx$cnt_rejected(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$cnt_rejected$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$tx$cnt_rejected
+
+
+module nt_ndp_64_nic$tx$cnt_rejected$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$cnt_rejected$value
 
 
 module nt_ndp_64_nic$tx$comp_in_data(d,q,clock);
@@ -20936,36 +23114,46 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     reg  [129:0] q2$d;
     wire  [129:0] q2$q;
     reg  q2$clock;
-    reg  [15:0] cnt_stale_dlv$d;
-    wire  [15:0] cnt_stale_dlv$q;
     reg  cnt_stale_dlv$clock;
-    reg  [15:0] cnt_stale_ctx$d;
-    wire  [15:0] cnt_stale_ctx$q;
+    reg  cnt_stale_dlv$reset;
+    reg  cnt_stale_dlv$increment;
+    wire  [15:0] cnt_stale_dlv$count;
     reg  cnt_stale_ctx$clock;
-    reg  [15:0] cnt_stale_to$d;
-    wire  [15:0] cnt_stale_to$q;
+    reg  cnt_stale_ctx$reset;
+    reg  cnt_stale_ctx$increment;
+    wire  [15:0] cnt_stale_ctx$count;
     reg  cnt_stale_to$clock;
-    reg  [15:0] cnt_ack_beyond$d;
-    wire  [15:0] cnt_ack_beyond$q;
+    reg  cnt_stale_to$reset;
+    reg  cnt_stale_to$increment;
+    wire  [15:0] cnt_stale_to$count;
     reg  cnt_ack_beyond$clock;
-    reg  [15:0] cnt_rtx_beyond$d;
-    wire  [15:0] cnt_rtx_beyond$q;
+    reg  cnt_ack_beyond$reset;
+    reg  cnt_ack_beyond$increment;
+    wire  [15:0] cnt_ack_beyond$count;
     reg  cnt_rtx_beyond$clock;
-    reg  [15:0] cnt_credit_beyond$d;
-    wire  [15:0] cnt_credit_beyond$q;
+    reg  cnt_rtx_beyond$reset;
+    reg  cnt_rtx_beyond$increment;
+    wire  [15:0] cnt_rtx_beyond$count;
     reg  cnt_credit_beyond$clock;
-    reg  [15:0] cnt_write_busy$d;
-    wire  [15:0] cnt_write_busy$q;
+    reg  cnt_credit_beyond$reset;
+    reg  cnt_credit_beyond$increment;
+    wire  [15:0] cnt_credit_beyond$count;
     reg  cnt_write_busy$clock;
-    reg  [15:0] cnt_delivered$d;
-    wire  [15:0] cnt_delivered$q;
+    reg  cnt_write_busy$reset;
+    reg  cnt_write_busy$increment;
+    wire  [15:0] cnt_write_busy$count;
     reg  cnt_delivered$clock;
-    reg  [15:0] cnt_abandoned$d;
-    wire  [15:0] cnt_abandoned$q;
+    reg  cnt_delivered$reset;
+    reg  cnt_delivered$increment;
+    wire  [15:0] cnt_delivered$count;
     reg  cnt_abandoned$clock;
-    reg  [15:0] cnt_overflow$d;
-    wire  [15:0] cnt_overflow$q;
+    reg  cnt_abandoned$reset;
+    reg  cnt_abandoned$increment;
+    wire  [15:0] cnt_abandoned$count;
     reg  cnt_overflow$clock;
+    reg  cnt_overflow$reset;
+    reg  cnt_overflow$increment;
+    wire  [15:0] cnt_overflow$count;
     reg  [5:0] ev_mask$index;
     reg  ev_mask$enable;
     wire  [63:0] ev_mask$onehot;
@@ -21375,54 +23563,64 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         .clock(q2$clock)
     );
     nt_ndp_64_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
-        .d(cnt_stale_dlv$d),
-        .q(cnt_stale_dlv$q),
-        .clock(cnt_stale_dlv$clock)
+        .clock(cnt_stale_dlv$clock),
+        .reset(cnt_stale_dlv$reset),
+        .increment(cnt_stale_dlv$increment),
+        .count(cnt_stale_dlv$count)
     );
     nt_ndp_64_nic$tx$core$cnt_stale_ctx cnt_stale_ctx(
-        .d(cnt_stale_ctx$d),
-        .q(cnt_stale_ctx$q),
-        .clock(cnt_stale_ctx$clock)
+        .clock(cnt_stale_ctx$clock),
+        .reset(cnt_stale_ctx$reset),
+        .increment(cnt_stale_ctx$increment),
+        .count(cnt_stale_ctx$count)
     );
     nt_ndp_64_nic$tx$core$cnt_stale_to cnt_stale_to(
-        .d(cnt_stale_to$d),
-        .q(cnt_stale_to$q),
-        .clock(cnt_stale_to$clock)
+        .clock(cnt_stale_to$clock),
+        .reset(cnt_stale_to$reset),
+        .increment(cnt_stale_to$increment),
+        .count(cnt_stale_to$count)
     );
     nt_ndp_64_nic$tx$core$cnt_ack_beyond cnt_ack_beyond(
-        .d(cnt_ack_beyond$d),
-        .q(cnt_ack_beyond$q),
-        .clock(cnt_ack_beyond$clock)
+        .clock(cnt_ack_beyond$clock),
+        .reset(cnt_ack_beyond$reset),
+        .increment(cnt_ack_beyond$increment),
+        .count(cnt_ack_beyond$count)
     );
     nt_ndp_64_nic$tx$core$cnt_rtx_beyond cnt_rtx_beyond(
-        .d(cnt_rtx_beyond$d),
-        .q(cnt_rtx_beyond$q),
-        .clock(cnt_rtx_beyond$clock)
+        .clock(cnt_rtx_beyond$clock),
+        .reset(cnt_rtx_beyond$reset),
+        .increment(cnt_rtx_beyond$increment),
+        .count(cnt_rtx_beyond$count)
     );
     nt_ndp_64_nic$tx$core$cnt_credit_beyond cnt_credit_beyond(
-        .d(cnt_credit_beyond$d),
-        .q(cnt_credit_beyond$q),
-        .clock(cnt_credit_beyond$clock)
+        .clock(cnt_credit_beyond$clock),
+        .reset(cnt_credit_beyond$reset),
+        .increment(cnt_credit_beyond$increment),
+        .count(cnt_credit_beyond$count)
     );
     nt_ndp_64_nic$tx$core$cnt_write_busy cnt_write_busy(
-        .d(cnt_write_busy$d),
-        .q(cnt_write_busy$q),
-        .clock(cnt_write_busy$clock)
+        .clock(cnt_write_busy$clock),
+        .reset(cnt_write_busy$reset),
+        .increment(cnt_write_busy$increment),
+        .count(cnt_write_busy$count)
     );
     nt_ndp_64_nic$tx$core$cnt_delivered cnt_delivered(
-        .d(cnt_delivered$d),
-        .q(cnt_delivered$q),
-        .clock(cnt_delivered$clock)
+        .clock(cnt_delivered$clock),
+        .reset(cnt_delivered$reset),
+        .increment(cnt_delivered$increment),
+        .count(cnt_delivered$count)
     );
     nt_ndp_64_nic$tx$core$cnt_abandoned cnt_abandoned(
-        .d(cnt_abandoned$d),
-        .q(cnt_abandoned$q),
-        .clock(cnt_abandoned$clock)
+        .clock(cnt_abandoned$clock),
+        .reset(cnt_abandoned$reset),
+        .increment(cnt_abandoned$increment),
+        .count(cnt_abandoned$count)
     );
     nt_ndp_64_nic$tx$core$cnt_overflow cnt_overflow(
-        .d(cnt_overflow$d),
-        .q(cnt_overflow$q),
-        .clock(cnt_overflow$clock)
+        .clock(cnt_overflow$clock),
+        .reset(cnt_overflow$reset),
+        .increment(cnt_overflow$increment),
+        .count(cnt_overflow$count)
     );
     nt_ndp_64_nic$tx$core$ev_mask ev_mask(
         .index(ev_mask$index),
@@ -21484,16 +23682,6 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         q0$clock = clock;
         q1$clock = clock;
         q2$clock = clock;
-        cnt_stale_dlv$clock = clock;
-        cnt_stale_ctx$clock = clock;
-        cnt_stale_to$clock = clock;
-        cnt_ack_beyond$clock = clock;
-        cnt_rtx_beyond$clock = clock;
-        cnt_credit_beyond$clock = clock;
-        cnt_write_busy$clock = clock;
-        cnt_delivered$clock = clock;
-        cnt_abandoned$clock = clock;
-        cnt_overflow$clock = clock;
         active_bits$d = active_bits$q;
         sendable$d = sendable$q;
         id_known$d = id_known$q;
@@ -21541,16 +23729,36 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         q0$d = q0$q;
         q1$d = q1$q;
         q2$d = q2$q;
-        cnt_stale_dlv$d = cnt_stale_dlv$q;
-        cnt_stale_ctx$d = cnt_stale_ctx$q;
-        cnt_stale_to$d = cnt_stale_to$q;
-        cnt_ack_beyond$d = cnt_ack_beyond$q;
-        cnt_rtx_beyond$d = cnt_rtx_beyond$q;
-        cnt_credit_beyond$d = cnt_credit_beyond$q;
-        cnt_write_busy$d = cnt_write_busy$q;
-        cnt_delivered$d = cnt_delivered$q;
-        cnt_abandoned$d = cnt_abandoned$q;
-        cnt_overflow$d = cnt_overflow$q;
+        cnt_abandoned$clock = clock;
+        cnt_ack_beyond$clock = clock;
+        cnt_credit_beyond$clock = clock;
+        cnt_delivered$clock = clock;
+        cnt_overflow$clock = clock;
+        cnt_rtx_beyond$clock = clock;
+        cnt_stale_ctx$clock = clock;
+        cnt_stale_dlv$clock = clock;
+        cnt_stale_to$clock = clock;
+        cnt_write_busy$clock = clock;
+        cnt_abandoned$reset = reset;
+        cnt_abandoned$increment = 1'b0;
+        cnt_ack_beyond$reset = reset;
+        cnt_ack_beyond$increment = 1'b0;
+        cnt_credit_beyond$reset = reset;
+        cnt_credit_beyond$increment = 1'b0;
+        cnt_delivered$reset = reset;
+        cnt_delivered$increment = 1'b0;
+        cnt_overflow$reset = reset;
+        cnt_overflow$increment = 1'b0;
+        cnt_rtx_beyond$reset = reset;
+        cnt_rtx_beyond$increment = 1'b0;
+        cnt_stale_ctx$reset = reset;
+        cnt_stale_ctx$increment = 1'b0;
+        cnt_stale_dlv$reset = reset;
+        cnt_stale_dlv$increment = 1'b0;
+        cnt_stale_to$reset = reset;
+        cnt_stale_to$increment = 1'b0;
+        cnt_write_busy$reset = reset;
+        cnt_write_busy$increment = 1'b0;
         dlv_q$clock = clock;
         ctx_q$clock = clock;
         slot_ram$read_clock = clock;
@@ -21903,47 +24111,47 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         pkt_q1_slot = q1$q[(32'h60)+:(6)];
         pkt_q2_valid = q_count$q == 32'h3;
         pkt_q2_slot = q2$q[(32'h60)+:(6)];
-        if ((k_dlv & (~hit)) & (cnt_stale_dlv$q != 32'hffff)) begin
-            cnt_stale_dlv$d = cnt_stale_dlv$q + 32'h1;
+        if (k_dlv & (~hit)) begin
+            cnt_stale_dlv$increment = 1'b1;
         end
-        if ((k_ctx & (~hit)) & (cnt_stale_ctx$q != 32'hffff)) begin
-            cnt_stale_ctx$d = cnt_stale_ctx$q + 32'h1;
+        if (k_ctx & (~hit)) begin
+            cnt_stale_ctx$increment = 1'b1;
         end
-        if ((k_to & (~hit)) & (cnt_stale_to$q != 32'hffff)) begin
-            cnt_stale_to$d = cnt_stale_to$q + 32'h1;
+        if (k_to & (~hit)) begin
+            cnt_stale_to$increment = 1'b1;
         end
-        if (((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) & (cnt_ack_beyond$q != 32'hffff)) begin
-            cnt_ack_beyond$d = cnt_ack_beyond$q + 32'h1;
+        if ((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_ack_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) & (cnt_rtx_beyond$q != 32'hffff)) begin
-            cnt_rtx_beyond$d = cnt_rtx_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) begin
+            cnt_rtx_beyond$increment = 1'b1;
         end
-        if ((((k_ctx & hit) & s1_credit_flag$q) & x_beyond) & (cnt_credit_beyond$q != 32'hffff)) begin
-            cnt_credit_beyond$d = cnt_credit_beyond$q + 32'h1;
+        if (((k_ctx & hit) & s1_credit_flag$q) & x_beyond) begin
+            cnt_credit_beyond$increment = 1'b1;
         end
-        if ((k_new & c_active) & (cnt_write_busy$q != 32'hffff)) begin
-            cnt_write_busy$d = cnt_write_busy$q + 32'h1;
+        if (k_new & c_active) begin
+            cnt_write_busy$increment = 1'b1;
         end
-        if (((k_dlv & hit) & d_complete) & (cnt_delivered$q != 32'hffff)) begin
-            cnt_delivered$d = cnt_delivered$q + 32'h1;
+        if ((k_dlv & hit) & d_complete) begin
+            cnt_delivered$increment = 1'b1;
         end
-        if (((k_to & hit) & t_abandon) & (cnt_abandoned$q != 32'hffff)) begin
-            cnt_abandoned$d = cnt_abandoned$q + 32'h1;
+        if ((k_to & hit) & t_abandon) begin
+            cnt_abandoned$increment = 1'b1;
         end
-        if ((dlv_overflow | ctx_overflow) & (cnt_overflow$q != 32'hffff)) begin
-            cnt_overflow$d = cnt_overflow$q + 32'h1;
+        if (dlv_overflow | ctx_overflow) begin
+            cnt_overflow$increment = 1'b1;
         end
         active = active_bits$q;
-        stale_delivered_count = cnt_stale_dlv$q;
-        stale_credit_count = cnt_stale_ctx$q;
-        stale_timeout_count = cnt_stale_to$q;
-        ack_beyond_count = cnt_ack_beyond$q;
-        rtx_beyond_count = cnt_rtx_beyond$q;
-        credit_beyond_count = cnt_credit_beyond$q;
-        write_busy_count = cnt_write_busy$q;
-        delivered_msg_count = cnt_delivered$q;
-        abandoned_msg_count = cnt_abandoned$q;
-        event_overflow_count = cnt_overflow$q;
+        stale_delivered_count = cnt_stale_dlv$count;
+        stale_credit_count = cnt_stale_ctx$count;
+        stale_timeout_count = cnt_stale_to$count;
+        ack_beyond_count = cnt_ack_beyond$count;
+        rtx_beyond_count = cnt_rtx_beyond$count;
+        credit_beyond_count = cnt_credit_beyond$count;
+        write_busy_count = cnt_write_busy$count;
+        delivered_msg_count = cnt_delivered$count;
+        abandoned_msg_count = cnt_abandoned$count;
+        event_overflow_count = cnt_overflow$count;
         if (reset) begin
             active_bits$d = 32'h0;
             sendable$d = 32'h0;
@@ -21957,16 +24165,6 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             s2_sched$d = 1'b0;
             s2_cancel$d = 1'b0;
             q_count$d = 32'h0;
-            cnt_stale_dlv$d = 32'h0;
-            cnt_stale_ctx$d = 32'h0;
-            cnt_stale_to$d = 32'h0;
-            cnt_ack_beyond$d = 32'h0;
-            cnt_rtx_beyond$d = 32'h0;
-            cnt_credit_beyond$d = 32'h0;
-            cnt_write_busy$d = 32'h0;
-            cnt_delivered$d = 32'h0;
-            cnt_abandoned$d = 32'h0;
-            cnt_overflow$d = 32'h0;
         end
     end
 
@@ -22404,26 +24602,47 @@ module nt_ndp_64_nic$tx$core$below_sent(k,mask);
 endmodule // nt_ndp_64_nic$tx$core$below_sent
 
 
-module nt_ndp_64_nic$tx$core$cnt_abandoned(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_abandoned(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_abandoned$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_abandoned
 
 
-module nt_ndp_64_nic$tx$core$cnt_ack_beyond(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_abandoned$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22437,12 +24656,52 @@ module nt_ndp_64_nic$tx$core$cnt_ack_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_abandoned$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_ack_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_ack_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_ack_beyond
 
 
-module nt_ndp_64_nic$tx$core$cnt_credit_beyond(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_ack_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22456,12 +24715,52 @@ module nt_ndp_64_nic$tx$core$cnt_credit_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_ack_beyond$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_credit_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_credit_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_credit_beyond
 
 
-module nt_ndp_64_nic$tx$core$cnt_delivered(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_credit_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22475,12 +24774,52 @@ module nt_ndp_64_nic$tx$core$cnt_delivered(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_credit_beyond$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_delivered(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_delivered$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_delivered
 
 
-module nt_ndp_64_nic$tx$core$cnt_overflow(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_delivered$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22494,12 +24833,52 @@ module nt_ndp_64_nic$tx$core$cnt_overflow(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_delivered$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_overflow(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_overflow$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_overflow
 
 
-module nt_ndp_64_nic$tx$core$cnt_rtx_beyond(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_overflow$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22513,12 +24892,52 @@ module nt_ndp_64_nic$tx$core$cnt_rtx_beyond(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_overflow$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_rtx_beyond(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_rtx_beyond$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_rtx_beyond
 
 
-module nt_ndp_64_nic$tx$core$cnt_stale_ctx(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_rtx_beyond$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22532,12 +24951,52 @@ module nt_ndp_64_nic$tx$core$cnt_stale_ctx(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_rtx_beyond$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_stale_ctx(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_stale_ctx$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_stale_ctx
 
 
-module nt_ndp_64_nic$tx$core$cnt_stale_dlv(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_stale_ctx$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22551,12 +25010,52 @@ module nt_ndp_64_nic$tx$core$cnt_stale_dlv(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_stale_ctx$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_stale_dlv(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_stale_dlv$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_stale_dlv
 
 
-module nt_ndp_64_nic$tx$core$cnt_stale_to(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_stale_dlv$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22570,12 +25069,52 @@ module nt_ndp_64_nic$tx$core$cnt_stale_to(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_stale_dlv$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_stale_to(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_stale_to$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_ndp_64_nic$tx$core$cnt_stale_to
 
 
-module nt_ndp_64_nic$tx$core$cnt_write_busy(d,q,clock);
+module nt_ndp_64_nic$tx$core$cnt_stale_to$value(d,q,clock);
 
     // Module arguments
     input wire  [15:0] d;
@@ -22591,7 +25130,66 @@ module nt_ndp_64_nic$tx$core$cnt_write_busy(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_ndp_64_nic$tx$core$cnt_stale_to$value
+
+
+module nt_ndp_64_nic$tx$core$cnt_write_busy(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_ndp_64_nic$tx$core$cnt_write_busy$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_ndp_64_nic$tx$core$cnt_write_busy
+
+
+module nt_ndp_64_nic$tx$core$cnt_write_busy$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_64_nic$tx$core$cnt_write_busy$value
 
 
 module nt_ndp_64_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,head_data,level);

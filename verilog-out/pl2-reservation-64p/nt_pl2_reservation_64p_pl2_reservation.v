@@ -129,30 +129,38 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
     reg  [31:0] s3_recv_timeslot$d;
     wire  [31:0] s3_recv_timeslot$q;
     reg  s3_recv_timeslot$clock;
-    reg  [31:0] rsvs$d;
-    wire  [31:0] rsvs$q;
     reg  rsvs$clock;
-    reg  [31:0] datas$d;
-    wire  [31:0] datas$q;
+    reg  rsvs$reset;
+    reg  rsvs$increment;
+    wire  [31:0] rsvs$count;
     reg  datas$clock;
-    reg  [31:0] refused$d;
-    wire  [31:0] refused$q;
+    reg  datas$reset;
+    reg  datas$increment;
+    wire  [31:0] datas$count;
     reg  refused$clock;
-    reg  [31:0] bad_ports$d;
-    wire  [31:0] bad_ports$q;
+    reg  refused$reset;
+    reg  refused$increment;
+    wire  [31:0] refused$count;
     reg  bad_ports$clock;
-    reg  [31:0] bad_demands$d;
-    wire  [31:0] bad_demands$q;
+    reg  bad_ports$reset;
+    reg  bad_ports$increment;
+    wire  [31:0] bad_ports$count;
     reg  bad_demands$clock;
-    reg  [31:0] clamped$d;
-    wire  [31:0] clamped$q;
+    reg  bad_demands$reset;
+    reg  bad_demands$increment;
+    wire  [31:0] bad_demands$count;
     reg  clamped$clock;
-    reg  [31:0] underflows$d;
-    wire  [31:0] underflows$q;
+    reg  clamped$reset;
+    reg  clamped$increment;
+    wire  [31:0] clamped$count;
     reg  underflows$clock;
-    reg  [31:0] saturations$d;
-    wire  [31:0] saturations$q;
+    reg  underflows$reset;
+    reg  underflows$increment;
+    wire  [31:0] underflows$count;
     reg  saturations$clock;
+    reg  saturations$reset;
+    reg  saturations$increment;
+    wire  [31:0] saturations$count;
 
     // Local signals
     reg  s0_ports_ok;
@@ -316,44 +324,52 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         .clock(s3_recv_timeslot$clock)
     );
     nt_pl2_reservation_64p_pl2_reservation$rsvs rsvs(
-        .d(rsvs$d),
-        .q(rsvs$q),
-        .clock(rsvs$clock)
+        .clock(rsvs$clock),
+        .reset(rsvs$reset),
+        .increment(rsvs$increment),
+        .count(rsvs$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$datas datas(
-        .d(datas$d),
-        .q(datas$q),
-        .clock(datas$clock)
+        .clock(datas$clock),
+        .reset(datas$reset),
+        .increment(datas$increment),
+        .count(datas$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$refused refused(
-        .d(refused$d),
-        .q(refused$q),
-        .clock(refused$clock)
+        .clock(refused$clock),
+        .reset(refused$reset),
+        .increment(refused$increment),
+        .count(refused$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$bad_ports bad_ports(
-        .d(bad_ports$d),
-        .q(bad_ports$q),
-        .clock(bad_ports$clock)
+        .clock(bad_ports$clock),
+        .reset(bad_ports$reset),
+        .increment(bad_ports$increment),
+        .count(bad_ports$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$bad_demands bad_demands(
-        .d(bad_demands$d),
-        .q(bad_demands$q),
-        .clock(bad_demands$clock)
+        .clock(bad_demands$clock),
+        .reset(bad_demands$reset),
+        .increment(bad_demands$increment),
+        .count(bad_demands$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$clamped clamped(
-        .d(clamped$d),
-        .q(clamped$q),
-        .clock(clamped$clock)
+        .clock(clamped$clock),
+        .reset(clamped$reset),
+        .increment(clamped$increment),
+        .count(clamped$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$underflows underflows(
-        .d(underflows$d),
-        .q(underflows$q),
-        .clock(underflows$clock)
+        .clock(underflows$clock),
+        .reset(underflows$reset),
+        .increment(underflows$increment),
+        .count(underflows$count)
     );
     nt_pl2_reservation_64p_pl2_reservation$saturations saturations(
-        .d(saturations$d),
-        .q(saturations$q),
-        .clock(saturations$clock)
+        .clock(saturations$clock),
+        .reset(saturations$reset),
+        .increment(saturations$increment),
+        .count(saturations$count)
     );
 
     // Update code
@@ -382,14 +398,6 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         s3_demand$clock = clock;
         s3_send_timeslot$clock = clock;
         s3_recv_timeslot$clock = clock;
-        rsvs$clock = clock;
-        datas$clock = clock;
-        refused$clock = clock;
-        bad_ports$clock = clock;
-        bad_demands$clock = clock;
-        clamped$clock = clock;
-        underflows$clock = clock;
-        saturations$clock = clock;
         s1_valid$d = s1_valid$q;
         s1_kind$d = s1_kind$q;
         s1_src$d = s1_src$q;
@@ -414,14 +422,30 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         s3_demand$d = s3_demand$q;
         s3_send_timeslot$d = s3_send_timeslot$q;
         s3_recv_timeslot$d = s3_recv_timeslot$q;
-        rsvs$d = rsvs$q;
-        datas$d = datas$q;
-        refused$d = refused$q;
-        bad_ports$d = bad_ports$q;
-        bad_demands$d = bad_demands$q;
-        clamped$d = clamped$q;
-        underflows$d = underflows$q;
-        saturations$d = saturations$q;
+        bad_demands$clock = clock;
+        bad_ports$clock = clock;
+        clamped$clock = clock;
+        datas$clock = clock;
+        refused$clock = clock;
+        rsvs$clock = clock;
+        saturations$clock = clock;
+        underflows$clock = clock;
+        bad_demands$reset = reset;
+        bad_demands$increment = 1'b0;
+        bad_ports$reset = reset;
+        bad_ports$increment = 1'b0;
+        clamped$reset = reset;
+        clamped$increment = 1'b0;
+        datas$reset = reset;
+        datas$increment = 1'b0;
+        refused$reset = reset;
+        refused$increment = 1'b0;
+        rsvs$reset = reset;
+        rsvs$increment = 1'b0;
+        saturations$reset = reset;
+        saturations$increment = 1'b0;
+        underflows$reset = reset;
+        underflows$increment = 1'b0;
         out_reservation$clock = clock;
         out_reservation$reset = reset;
         in_reservation$clock = clock;
@@ -453,13 +477,13 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         s1_demand$d = s0_demand;
         s1_drop$d = (~s0_ports_ok) | s0_bad_demand;
         if (in_valid & (~s0_ports_ok)) begin
-            bad_ports$d = bad_ports$q + 32'h1;
+            bad_ports$increment = 1'b1;
         end
         if ((in_valid & s0_ports_ok) & s0_bad_demand) begin
-            bad_demands$d = bad_demands$q + 32'h1;
+            bad_demands$increment = 1'b1;
         end
         if (((in_valid & s0_ports_ok) & s0_reserve) & (in_demand > s0_demand)) begin
-            clamped$d = clamped$q + 32'h1;
+            clamped$increment = 1'b1;
         end
         s1_pass = out_reservation$resp_valid & (~out_reservation$resp_refused);
         s1_op = 32'h2;
@@ -481,7 +505,7 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         s2_underflow$d = s1_pass & out_reservation$resp_underflow;
         s2_saturated$d = s1_pass & out_reservation$resp_saturated;
         if (out_reservation$resp_valid & out_reservation$resp_refused) begin
-            refused$d = refused$q + 32'h1;
+            refused$increment = 1'b1;
         end
         s2_reserve = in_reservation$resp_valid & (s2_kind$q == 32'h1);
         s2_data = in_reservation$resp_valid & s2_kind$q[32'h1];
@@ -498,16 +522,16 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
             s3_demand$d = s2_demand$q;
             s3_send_timeslot$d = in_reservation$resp_old;
             s3_recv_timeslot$d = s2_recv_timeslot$q;
-            rsvs$d = rsvs$q + 32'h1;
+            rsvs$increment = 1'b1;
         end
         if (s2_data) begin
-            datas$d = datas$q + 32'h1;
+            datas$increment = 1'b1;
         end
         if (s2_underflow$q | (in_reservation$resp_valid & in_reservation$resp_underflow)) begin
-            underflows$d = underflows$q + 32'h1;
+            underflows$increment = 1'b1;
         end
         if (s2_saturated$q | (in_reservation$resp_valid & in_reservation$resp_saturated)) begin
-            saturations$d = saturations$q + 32'h1;
+            saturations$increment = 1'b1;
         end
         out_valid = s3_valid$q;
         out_kind = s3_kind$q;
@@ -518,14 +542,14 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         out_demand = s3_demand$q;
         out_send_timeslot = s3_send_timeslot$q;
         out_recv_timeslot = s3_recv_timeslot$q;
-        rsv_count = rsvs$q;
-        data_count = datas$q;
-        refused_count = refused$q;
-        bad_port_count = bad_ports$q;
-        bad_demand_count = bad_demands$q;
-        clamped_count = clamped$q;
-        underflow_count = underflows$q;
-        saturated_count = saturations$q;
+        rsv_count = rsvs$count;
+        data_count = datas$count;
+        refused_count = refused$count;
+        bad_port_count = bad_ports$count;
+        bad_demand_count = bad_demands$count;
+        clamped_count = clamped$count;
+        underflow_count = underflows$count;
+        saturated_count = saturations$count;
         if (reset) begin
             s1_valid$d = 1'b0;
             s2_valid$d = 1'b0;
@@ -534,40 +558,53 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
             s3_valid$d = 1'b0;
             s3_grant$d = 1'b0;
             s3_drop$d = 1'b0;
-            rsvs$d = 32'h0;
-            datas$d = 32'h0;
-            refused$d = 32'h0;
-            bad_ports$d = 32'h0;
-            bad_demands$d = 32'h0;
-            clamped$d = 32'h0;
-            underflows$d = 32'h0;
-            saturations$d = 32'h0;
         end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation
 
 
-module nt_pl2_reservation_64p_pl2_reservation$bad_demands(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$bad_demands(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$bad_demands$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation$bad_demands
 
 
-module nt_pl2_reservation_64p_pl2_reservation$bad_ports(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$bad_demands$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -581,12 +618,52 @@ module nt_pl2_reservation_64p_pl2_reservation$bad_ports(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_pl2_reservation_64p_pl2_reservation$bad_demands$value
+
+
+module nt_pl2_reservation_64p_pl2_reservation$bad_ports(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$bad_ports$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation$bad_ports
 
 
-module nt_pl2_reservation_64p_pl2_reservation$clamped(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$bad_ports$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -600,12 +677,52 @@ module nt_pl2_reservation_64p_pl2_reservation$clamped(d,q,clock);
 
     always @(posedge clock) begin
        q <= d;
+    end
+
+endmodule // nt_pl2_reservation_64p_pl2_reservation$bad_ports$value
+
+
+module nt_pl2_reservation_64p_pl2_reservation$clamped(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$clamped$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation$clamped
 
 
-module nt_pl2_reservation_64p_pl2_reservation$datas(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$clamped$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -621,7 +738,66 @@ module nt_pl2_reservation_64p_pl2_reservation$datas(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_pl2_reservation_64p_pl2_reservation$clamped$value
+
+
+module nt_pl2_reservation_64p_pl2_reservation$datas(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$datas$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_pl2_reservation_64p_pl2_reservation$datas
+
+
+module nt_pl2_reservation_64p_pl2_reservation$datas$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_pl2_reservation_64p_pl2_reservation$datas$value
 
 
 module nt_pl2_reservation_64p_pl2_reservation$in_reservation(clock,reset,req_valid,req_port,req_op,req_amount,req_limit,resp_valid,resp_old,resp_saturated,resp_underflow,resp_refused);
@@ -1478,26 +1654,47 @@ module nt_pl2_reservation_64p_pl2_reservation$out_reservation$written(d,q,clock)
 endmodule // nt_pl2_reservation_64p_pl2_reservation$out_reservation$written
 
 
-module nt_pl2_reservation_64p_pl2_reservation$refused(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$refused(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$refused$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation$refused
 
 
-module nt_pl2_reservation_64p_pl2_reservation$rsvs(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$refused$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -1513,7 +1710,66 @@ module nt_pl2_reservation_64p_pl2_reservation$rsvs(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_pl2_reservation_64p_pl2_reservation$refused$value
+
+
+module nt_pl2_reservation_64p_pl2_reservation$rsvs(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$rsvs$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_pl2_reservation_64p_pl2_reservation$rsvs
+
+
+module nt_pl2_reservation_64p_pl2_reservation$rsvs$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_pl2_reservation_64p_pl2_reservation$rsvs$value
 
 
 module nt_pl2_reservation_64p_pl2_reservation$s1_demand(d,q,clock);
@@ -1972,26 +2228,47 @@ module nt_pl2_reservation_64p_pl2_reservation$s3_valid(d,q,clock);
 endmodule // nt_pl2_reservation_64p_pl2_reservation$s3_valid
 
 
-module nt_pl2_reservation_64p_pl2_reservation$saturations(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$saturations(clock,reset,increment,count);
 
     // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
     input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
 
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
 
-    always @(posedge clock) begin
-       q <= d;
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$saturations$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
     end
 
 endmodule // nt_pl2_reservation_64p_pl2_reservation$saturations
 
 
-module nt_pl2_reservation_64p_pl2_reservation$underflows(d,q,clock);
+module nt_pl2_reservation_64p_pl2_reservation$saturations$value(d,q,clock);
 
     // Module arguments
     input wire  [31:0] d;
@@ -2007,4 +2284,63 @@ module nt_pl2_reservation_64p_pl2_reservation$underflows(d,q,clock);
        q <= d;
     end
 
+endmodule // nt_pl2_reservation_64p_pl2_reservation$saturations$value
+
+
+module nt_pl2_reservation_64p_pl2_reservation$underflows(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [31:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b0;
+    localparam  all_ones = 32'hffffffff;
+
+    // Stub signals
+    reg  [31:0] value$d;
+    wire  [31:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_pl2_reservation_64p_pl2_reservation$underflows$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
 endmodule // nt_pl2_reservation_64p_pl2_reservation$underflows
+
+
+module nt_pl2_reservation_64p_pl2_reservation$underflows$value(d,q,clock);
+
+    // Module arguments
+    input wire  [31:0] d;
+    output reg  [31:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 32'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_pl2_reservation_64p_pl2_reservation$underflows$value

@@ -28,7 +28,7 @@
 //! 1 cycle (Table 3.1's TX egress for Homa: 3); one beat per cycle: `s_axis_pkt.tready` is high
 //! while the slice is empty or being emptied.
 
-use crate::common::bundles::{PacketSink, PacketSource, PriorityWriteSink};
+use crate::common::bundles::{NicPacketSink, NicPacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
 use crate::pisa::dual_port_memory::DualPortMemory;
 use rust_hdl::prelude::*;
@@ -41,8 +41,8 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     pub rtt_pkts: Signal<In, Bits<16>>,
     pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub prio_wr: PriorityWriteSink<IW>,
-    pub s_axis_pkt: PacketSink,
-    pub m_axis_pkt: PacketSource,
+    pub s_axis_pkt: NicPacketSink,
+    pub m_axis_pkt: NicPacketSource,
     msg_prio: DualPortMemory<8, N, IW>,
     eg_valid: DFF<Bit>,
     eg_data: DFF<Bits<64>>,

@@ -89,6 +89,7 @@
 use crate::common::bundles::{
     ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
 };
+use crate::common::event_counter::WrappingCounter;
 use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::priority_scheduler::PriorityScheduler;
@@ -196,9 +197,9 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     g_id: DFF<Bits<IW>>,
     rm_pending: DFF<Bit>,
     rm_slot: DFF<Bits<IW>>,
-    n_grant: DFF<Bits<32>>,
-    n_ack: DFF<Bits<32>>,
-    n_nack: DFF<Bits<32>>,
+    n_grant: WrappingCounter<32>,
+    n_ack: WrappingCounter<32>,
+    n_nack: WrappingCounter<32>,
     m1: Signal<Local, Bits<152>>,
     m1_offset: Signal<Local, Bits<8>>,
     m1_offset_bit: Signal<Local, Bits<64>>,
@@ -274,15 +275,19 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             g_id,
             rm_pending,
             rm_slot,
-            n_grant,
-            n_ack,
-            n_nack,
             dg_valid,
             dg_meta,
             dg_ack_no,
             dg_slot,
             levels
         );
+        clock!(self, clock, n_ack, n_grant, n_nack);
+        self.n_ack.reset.next = self.reset.val();
+        self.n_ack.increment.next = false;
+        self.n_grant.reset.next = self.reset.val();
+        self.n_grant.increment.next = false;
+        self.n_nack.reset.next = self.reset.val();
+        self.n_nack.increment.next = false;
         clock!(self, clock, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -516,7 +521,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.ev.pkt_offset.next = self.info.val().get_bits::<8>(96);
         }
         if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x08) {
-            self.n_grant.d.next = self.n_grant.q.val() + 1;
+            self.n_grant.increment.next = true;
         }
         // GRANT state: written with every GRANT sent from the scheduler's decision; cleared when
         // a message starts (a new message has had no GRANT).
@@ -530,14 +535,14 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
                 (bits::<17>(1) << 16) | (bit_cast::<17, 8>(self.g_prio.q.val()) << 8) | bit_cast::<17, 8>(self.g_offset.q.val());
         }
         if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x02) {
-            self.n_ack.d.next = self.n_ack.q.val() + 1;
+            self.n_ack.increment.next = true;
         }
         if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x04) {
-            self.n_nack.d.next = self.n_nack.q.val() + 1;
+            self.n_nack.increment.next = true;
         }
-        self.grant_sent_count.next = self.n_grant.q.val();
-        self.ack_sent_count.next = self.n_ack.q.val();
-        self.nack_sent_count.next = self.n_nack.q.val();
+        self.grant_sent_count.next = self.n_grant.count.val();
+        self.ack_sent_count.next = self.n_ack.count.val();
+        self.nack_sent_count.next = self.n_nack.count.val();
 
         if self.reset.val() {
             self.s3_valid.d.next = false;
@@ -549,9 +554,6 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.g_valid.d.next = false;
             self.dg_valid.d.next = false;
             self.rm_pending.d.next = false;
-            self.n_grant.d.next = 0.into();
-            self.n_ack.d.next = 0.into();
-            self.n_nack.d.next = 0.into();
         }
     }
 }

@@ -66,6 +66,7 @@
 use crate::common::bundles::{
     ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
 };
+use crate::common::event_counter::WrappingCounter;
 use crate::nic::empty_egress::EmptyEgress;
 use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
@@ -131,7 +132,7 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     s3_slot: DFF<Bits<IW>>,
     s3_gen: DFF<Bits<8>>,
     s3_meta: DFF<Bits<152>>,
-    n_offset_range: DFF<Bits<32>>,
+    n_offset_range: WrappingCounter<32>,
     m1: Signal<Local, Bits<152>>,
     m1_flags: Signal<Local, Bits<8>>,
     m1_offset: Signal<Local, Bits<8>>,
@@ -146,7 +147,10 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
 impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta, n_offset_range);
+        dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta);
+        clock!(self, clock, n_offset_range);
+        self.n_offset_range.reset.next = self.reset.val();
+        self.n_offset_range.increment.next = false;
         clock!(self, clock, credit);
         self.credit.reset.next = self.reset.val();
 
@@ -171,7 +175,7 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         self.ctx.allow_tx.next = true;
         self.ctx.raise_only.next = true;
         if self.m1_is_control.val() & (self.m1_offset.val() >= 64) {
-            self.n_offset_range.d.next = self.n_offset_range.q.val() + 1;
+            self.n_offset_range.increment.next = true;
         }
 
         // ---------------- P+2: GetRxMsgInfo answer → credit register (ifElseRAW) ----------------
@@ -217,7 +221,7 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         self.ev.pkt_offset.next = self.s3_meta.q.val().get_bits::<8>(80);
         self.ev.tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
         self.ev.rank.next = 0.into();
-        self.offset_range_count.next = self.n_offset_range.q.val();
+        self.offset_range_count.next = self.n_offset_range.count.val();
         self.prio_wr.valid.next = false;
         self.prio_wr.index.next = 0.into();
         self.prio_wr.value.next = 0.into();
@@ -232,7 +236,6 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
 
         if self.reset.val() {
             self.s3_event.d.next = false;
-            self.n_offset_range.d.next = 0.into();
         }
     }
 }

@@ -58,6 +58,14 @@ fn homa_egress() {
 }
 
 #[test]
+fn event_counters() {
+    use nanotransport_hdl::common::event_counter::{SaturatingCounter, WrappingCounter};
+    let stimulus = || Stimulus::new().drive("reset", Drive::Bernoulli(0.01)).drive("increment", Drive::Bernoulli(0.7));
+    pass::<WrappingCounter<4>>("nt_blocks_16_wrapping_counter", stimulus(), CYCLES, 25);
+    pass::<SaturatingCounter<4>>("nt_blocks_16_saturating_counter", stimulus(), CYCLES, 26);
+}
+
+#[test]
 fn find_first_set() {
     pass::<FindFirstSet<64, 6>>("nt_blocks_16_find_first_set", bitmap_stimulus(), CYCLES, 11);
     pass::<FindFirstSet<64, 6>>("nt_blocks_128_find_first_set", Stimulus::new(), CYCLES, 12);

@@ -6,6 +6,7 @@ mod configs;
 mod generate;
 mod common {
     mod bitmap_all_any;
+    mod event_counter;
     mod find_first_set;
     mod free_list;
     mod key_hash;

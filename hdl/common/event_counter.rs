@@ -1,0 +1,68 @@
+//! Event counter: the one status counter every block uses (frames accepted, drops by reason,
+//! packets sent, …). A block raises `increment` in a cycle where the thing it counts happens;
+//! software reads `count` through the status bank.
+//!
+//! Two kinds, fixed by the type so a block cannot mix them up:
+//! - [`WrappingCounter`]: counts modulo `2^W`. The 32-bit traffic counters are of this kind, as
+//!   interface counters usually are: software reads them periodically and takes differences.
+//! - [`SaturatingCounter`]: stops at `2^W - 1`. The 16-bit error counters are of this kind: a
+//!   16-bit count of rare faults wraps too soon to be read as a difference, and a stuck
+//!   all-ones value says "at least this many" instead of a small wrong number.
+//!
+//! # Ports
+//! | port | dir | width | meaning |
+//! |---|---|---|---|
+//! | `clock`, `reset` | in | 1 | synchronous reset: the count returns to 0 (wins over `increment`) |
+//! | `increment` | in | 1 | count one in this cycle |
+//! | `count` | out | `W` | events since reset (registered) |
+//!
+//! # Latency and throughput
+//! An event in cycle t shows in `count` from cycle t + 1; one event per cycle. One `W`-bit
+//! register and an incrementer; the saturating kind adds an all-ones comparison.
+
+use rust_hdl::prelude::*;
+
+/// Counts events, wrapping (`SATURATE` false) or stopping at all ones (`SATURATE` true).
+#[derive(LogicBlock)]
+pub struct EventCounter<const W: usize, const SATURATE: bool> {
+    pub clock: Signal<In, Clock>,
+    pub reset: Signal<In, Bit>,
+    pub increment: Signal<In, Bit>,
+    pub count: Signal<Out, Bits<W>>,
+    value: DFF<Bits<W>>,
+    saturate: Constant<Bit>,
+    all_ones: Constant<Bits<W>>,
+}
+
+/// A counter that wraps modulo `2^W`.
+pub type WrappingCounter<const W: usize> = EventCounter<W, false>;
+/// A counter that stops at `2^W - 1`.
+pub type SaturatingCounter<const W: usize> = EventCounter<W, true>;
+
+impl<const W: usize, const SATURATE: bool> Default for EventCounter<W, SATURATE> {
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            increment: Default::default(),
+            count: Default::default(),
+            value: Default::default(),
+            saturate: Constant::new(SATURATE),
+            all_ones: Constant::new(Bits::<W>::mask()),
+        }
+    }
+}
+
+impl<const W: usize, const SATURATE: bool> Logic for EventCounter<W, SATURATE> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(self, clock, value);
+        self.count.next = self.value.q.val();
+        if self.increment.val() & (!(self.saturate.val() & (self.value.q.val() == self.all_ones.val()))) {
+            self.value.d.next = self.value.q.val() + 1;
+        }
+        if self.reset.val() {
+            self.value.d.next = 0.into();
+        }
+    }
+}

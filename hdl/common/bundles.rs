@@ -11,6 +11,7 @@
 //! | bundle | payload | from → to |
 //! |---|---|---|
 //! | [`PacketSource`] / [`PacketSink`] | an AXI4-Stream of a given width with the transmit metadata of Listing 3.2 | transmit path → egress stage → arbiter; packet generator → arbiter |
+//! | [`RxPacketSource`] / [`RxPacketSink`] | an AXI4-Stream of a given width with the receive metadata of Listing 3.1 | ingress front → reassembly |
 //! | [`CtrlPktEventSource`] / [`CtrlPktEventSink`] | CtrlPktEvent: a control packet to send | ingress program → packet generator |
 //! | [`CreditTxEventSource`] / [`CreditTxEventSink`] | CreditTxEvent: credit and retransmissions for a message | ingress program → transmit path → packetization |
 //! | [`DeliveredEventSource`] / [`DeliveredEventSink`] | DeliveredEvent: packets the receiver acknowledged | ingress program → transmit path → packetization |
@@ -90,12 +91,38 @@ bundle! {
     }
 }
 
+bundle! {
+    /// A received DATA packet's payload on its way to the reassembly: AXI4-Stream beats of `DW`
+    /// bits (`KW` = `DW` / 8 byte enables), with the ingress metadata of Listing 3.1 valid with
+    /// the first beat.
+    RxPacketSource "RxPacketSource", RxPacketSink "RxPacketSink" <const DW: usize, const KW: usize> {
+        fwd tdata: Bits<DW>,
+        fwd tkeep: Bits<KW>,
+        fwd tlast: Bit,
+        fwd tvalid: Bit,
+        back tready: Bit,
+        fwd remote_ip: Bits<32>,
+        fwd remote_port: Bits<16>,
+        fwd msg_len: Bits<16>,
+        fwd pkt_offset: Bits<8>,
+        fwd local_port: Bits<16>,
+        /// The receive message the packet belongs to (slot in the low bits, generation above).
+        fwd rx_msg_id: Bits<16>,
+        fwd tx_msg_id: Bits<16>,
+        fwd is_last_pkt: Bit,
+    }
+}
+
 /// The width of the NIC's packet streams in bits (the thesis' 64-bit MAC side).
 pub const DATAPATH_BITS: usize = 64;
 /// A packet stream of the NIC's datapath width.
 pub type NicPacketSource = PacketSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 /// The sink side of [`NicPacketSource`].
 pub type NicPacketSink = PacketSink<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
+/// A received packet stream of the NIC's datapath width.
+pub type NicRxPacketSource = RxPacketSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
+/// The sink side of [`NicRxPacketSource`].
+pub type NicRxPacketSink = RxPacketSink<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 
 bundle! {
     /// CtrlPktEvent: one control packet for the packet generator to send (thesis §3.2.4).

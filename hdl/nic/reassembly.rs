@@ -4,8 +4,8 @@
 //! [`Timer`], the payload memory and the in-order read-out towards the CPU.
 //!
 //! # What it does
-//! * **Packets in** (`s_axis_*`, 64-bit AXI4-Stream): the ingress metadata of Listing 3.1
-//!   (`s_axis_meta_*`) is valid with a packet's first beat. A packet is accepted when its
+//! * **Packets in** (`s_axis`, a 64-bit [`NicRxPacketSink`]): the ingress metadata of
+//!   Listing 3.1 is valid with a packet's first beat. A packet is accepted when its
 //!   `rx_msg_id` names a live slot with the same generation, its key (`remote_ip`,
 //!   `remote_port`, `tx_msg_id`) and `msg_len` match the slot's, the message is not complete,
 //!   `pkt_offset < num_pkts`, and the packet has not been written before. Its
@@ -70,7 +70,7 @@
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
 //! | GetRxMsgInfo | `req` in ([`RxMsgInfoRequestSink`]; `ready` out: one operation every 3 cycles, none while a release is offered), `resp` out ([`RxMsgInfoAnswerSource`]) 3 cycles after the request is taken, `resp_fail_reason` beside it: see [`GetRxMsgInfo`]; `resp.is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
-//! | packets in | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` (out); `s_axis_meta_remote_ip` 32, `_remote_port` 16, `_msg_len` 16, `_pkt_offset` 8, `_local_port` 16, `_rx_msg_id` 16, `_tx_msg_id` 16, `_is_last_pkt` 1 (first beat) |
+//! | packets in | `s_axis` ([`NicRxPacketSink`]): `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` (out); `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `rx_msg_id` 16, `tx_msg_id` 16, `is_last_pkt` 1 (first beat); `s_axis$tdata`, … in the Verilog |
 //! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
 //! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
@@ -100,9 +100,9 @@
 //! payload, one per packet: **0.167 messages/cycle** — each costs the table one request and one
 //! release at one operation every 3 cycles; the read-out of a message starts once the previous
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
-//! `s_axis_tready` is always high: the module never holds the ingress back.
+//! `s_axis.tready` is always high: the module never holds the ingress back.
 
-use crate::common::bundles::{RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
+use crate::common::bundles::{NicRxPacketSink, RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
@@ -126,19 +126,7 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     pub req: RxMsgInfoRequestSink,
     pub resp: RxMsgInfoAnswerSource,
     pub resp_fail_reason: Signal<Out, Bits<3>>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub s_axis_tready: Signal<Out, Bit>,
-    pub s_axis_meta_remote_ip: Signal<In, Bits<32>>,
-    pub s_axis_meta_remote_port: Signal<In, Bits<16>>,
-    pub s_axis_meta_msg_len: Signal<In, Bits<16>>,
-    pub s_axis_meta_pkt_offset: Signal<In, Bits<8>>,
-    pub s_axis_meta_local_port: Signal<In, Bits<16>>,
-    pub s_axis_meta_rx_msg_id: Signal<In, Bits<16>>,
-    pub s_axis_meta_tx_msg_id: Signal<In, Bits<16>>,
-    pub s_axis_meta_is_last_pkt: Signal<In, Bit>,
+    pub s_axis: NicRxPacketSink,
     pub m_axis_tdata: Signal<Out, Bits<64>>,
     pub m_axis_tkeep: Signal<Out, Bits<8>>,
     pub m_axis_tlast: Signal<Out, Bit>,
@@ -568,10 +556,10 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
 
         // ---- Releases through the table's release port: read-out end first, then a timeout
         // (taken from the timer only when the port accepts it at once).
-        self.s_axis_tready.next = true;
-        self.beat.next = self.s_axis_tvalid.val();
+        self.s_axis.tready.next = true;
+        self.beat.next = self.s_axis.tvalid.val();
         self.first.next = self.beat.val() & (!self.rx_busy.q.val());
-        self.m_slot.next = self.s_axis_meta_rx_msg_id.val().get_bits::<IW>(0);
+        self.m_slot.next = self.s_axis.rx_msg_id.val().get_bits::<IW>(0);
         self.t_slot.next = self.timer.timeout_id.val();
         // A packet in stage 1 or past it holds its slot's timeout back. A first beat in stage 0
         // does not: if its slot is closed in this cycle, stage 1 finds it closed and drops it.
@@ -693,22 +681,22 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.slot_ram.read_address.next = self.m_slot.val();
         self.written_ram.read_address.next = self.m_slot.val();
         if self.beat.val() {
-            self.rx_busy.d.next = !self.s_axis_tlast.val();
+            self.rx_busy.d.next = !self.s_axis.tlast.val();
         }
         self.s1_valid.d.next = self.beat.val();
         self.s1_first.d.next = self.first.val();
-        self.s1_last.d.next = self.s_axis_tlast.val();
-        self.s1_data.d.next = self.s_axis_tdata.val();
-        self.s1_keep.d.next = self.s_axis_tkeep.val();
+        self.s1_last.d.next = self.s_axis.tlast.val();
+        self.s1_data.d.next = self.s_axis.tdata.val();
+        self.s1_keep.d.next = self.s_axis.tkeep.val();
         if self.first.val() {
-            self.s1_rx_msg_id.d.next = self.s_axis_meta_rx_msg_id.val();
-            self.s1_key.d.next = ((bit_cast::<64, 16>(self.s_axis_meta_tx_msg_id.val()) << 48)
-                | (bit_cast::<64, 16>(self.s_axis_meta_remote_port.val()) << 32))
-                | bit_cast::<64, 32>(self.s_axis_meta_remote_ip.val());
-            self.s1_len.d.next = self.s_axis_meta_msg_len.val();
-            self.s1_pkts.d.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.s_axis_meta_msg_len.val()) + 1023) >> 10);
-            self.s1_off.d.next = self.s_axis_meta_pkt_offset.val();
-            self.s1_local_port.d.next = self.s_axis_meta_local_port.val();
+            self.s1_rx_msg_id.d.next = self.s_axis.rx_msg_id.val();
+            self.s1_key.d.next = ((bit_cast::<64, 16>(self.s_axis.tx_msg_id.val()) << 48)
+                | (bit_cast::<64, 16>(self.s_axis.remote_port.val()) << 32))
+                | bit_cast::<64, 32>(self.s_axis.remote_ip.val());
+            self.s1_len.d.next = self.s_axis.msg_len.val();
+            self.s1_pkts.d.next = bit_cast::<7, 17>((bit_cast::<17, 16>(self.s_axis.msg_len.val()) + 1023) >> 10);
+            self.s1_off.d.next = self.s_axis.pkt_offset.val();
+            self.s1_local_port.d.next = self.s_axis.local_port.val();
         }
 
         // Per-slot flags: live (allocated, not released), closed (complete), fresh. Sets first,

@@ -264,23 +264,11 @@ macro_rules! nic_shell {
                 $crate::common::bundles::RxMsgInfoRequestSource::join(&mut self.front.req, &mut self.reassembly.req);
                 $crate::common::bundles::RxMsgInfoAnswerSource::join(&mut self.reassembly.resp, &mut self.front.resp);
 
-                self.reassembly.s_axis_tdata.next = self.front.m_axis_tdata.val();
-                self.reassembly.s_axis_tkeep.next = self.front.m_axis_tkeep.val();
-                self.reassembly.s_axis_tlast.next = self.front.m_axis_tlast.val();
-                self.reassembly.s_axis_tvalid.next = self.front.m_axis_tvalid.val();
-                self.front.m_axis_tready.next = self.reassembly.s_axis_tready.val();
-                self.reassembly.s_axis_meta_remote_ip.next = self.front.m_axis_meta_remote_ip.val();
-                self.reassembly.s_axis_meta_remote_port.next = self.front.m_axis_meta_remote_port.val();
-                self.reassembly.s_axis_meta_msg_len.next = self.front.m_axis_meta_msg_len.val();
-                self.reassembly.s_axis_meta_pkt_offset.next = self.front.m_axis_meta_pkt_offset.val();
-                self.reassembly.s_axis_meta_local_port.next = self.front.m_axis_meta_local_port.val();
-                self.reassembly.s_axis_meta_rx_msg_id.next = self.front.m_axis_meta_rx_msg_id.val();
-                self.reassembly.s_axis_meta_tx_msg_id.next = self.front.m_axis_meta_tx_msg_id.val();
-                self.reassembly.s_axis_meta_is_last_pkt.next = self.front.m_axis_meta_is_last_pkt.val();
-                self.probe_ingress_tvalid.next = self.front.m_axis_tvalid.val();
-                self.probe_ingress_tready.next = self.reassembly.s_axis_tready.val();
+                $crate::common::bundles::NicRxPacketSource::join(&mut self.front.m_axis, &mut self.reassembly.s_axis);
+                self.probe_ingress_tvalid.next = self.front.m_axis.tvalid.val();
+                self.probe_ingress_tready.next = self.reassembly.s_axis.tready.val();
                 // Probes show tlast only with tvalid (a FIFO's tlast is its memory's read data).
-                self.probe_ingress_tlast.next = self.front.m_axis_tvalid.val() & self.front.m_axis_tlast.val();
+                self.probe_ingress_tlast.next = self.front.m_axis.tvalid.val() & self.front.m_axis.tlast.val();
 
                 // The front's decisions, the only thing the ingress program sees of a packet.
                 $crate::common::bundles::ControlActionSource::join(&mut self.front.act, &mut self.ingress.act);

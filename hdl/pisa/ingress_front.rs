@@ -73,7 +73,7 @@
 //!
 //! # Throughput and backpressure
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
-//! `m_axis_tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
+//! `m_axis.tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
 //! and nothing is lost. Dropped packets are consumed at one beat per cycle. A longer DATA frame
 //! costs the table two operations, one every 3 cycles: well within a 1 KB frame's 136 cycles.
 //!
@@ -83,11 +83,11 @@
 //! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
 //! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
 //! | GetRxMsgInfo | `req` out ([`RxMsgInfoRequestSource`]; `req.ready` in: the table takes one operation every 3 cycles), `resp` in ([`RxMsgInfoAnswerSink`]) |
-//! | to the reassembly | `m_axis_*` and `m_axis_meta_*` (Listing 3.1), valid with the first beat |
+//! | to the reassembly | `m_axis` ([`NicRxPacketSource`]: the payload, and Listing 3.1's metadata valid with the first beat; `m_axis$tdata`, `m_axis$remote_ip`, … in the Verilog) |
 //! | results | `act`, `done` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
-use crate::common::bundles::{ControlActionSource, DataAnswerSource, RxMsgInfoAnswerSink, RxMsgInfoRequestSource};
+use crate::common::bundles::{ControlActionSource, DataAnswerSource, NicRxPacketSource, RxMsgInfoAnswerSink, RxMsgInfoRequestSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
@@ -105,20 +105,8 @@ pub struct IngressFront<const IW: usize> {
     pub s_axis_tvalid: Signal<In, Bit>,
     pub req: RxMsgInfoRequestSource,
     pub resp: RxMsgInfoAnswerSink,
-    pub m_axis_tready: Signal<In, Bit>,
+    pub m_axis: NicRxPacketSource,
     pub s_axis_tready: Signal<Out, Bit>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_meta_remote_ip: Signal<Out, Bits<32>>,
-    pub m_axis_meta_remote_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_msg_len: Signal<Out, Bits<16>>,
-    pub m_axis_meta_pkt_offset: Signal<Out, Bits<8>>,
-    pub m_axis_meta_local_port: Signal<Out, Bits<16>>,
-    pub m_axis_meta_rx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_tx_msg_id: Signal<Out, Bits<16>>,
-    pub m_axis_meta_is_last_pkt: Signal<Out, Bit>,
     pub act: ControlActionSource,
     pub done: DataAnswerSource<IW>,
     pub frame_count: Signal<Out, Bits<32>>,
@@ -582,19 +570,19 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.at_first.val() {
             self.forward_now.next = self.dec.val().get_bit(0);
         }
-        self.m_axis_tvalid.next = self.can_go.val() & self.forward_now.val();
-        self.m_axis_tdata.next = self.head.val().get_bits::<64>(0);
-        self.m_axis_tkeep.next = self.head.val().get_bits::<8>(64);
-        self.m_axis_tlast.next = self.head.val().get_bit(72);
-        self.m_axis_meta_rx_msg_id.next = self.dec.val().get_bits::<16>(1);
-        self.m_axis_meta_is_last_pkt.next = self.dec.val().get_bit(17);
-        self.m_axis_meta_remote_ip.next = self.dec.val().get_bits::<32>(18);
-        self.m_axis_meta_remote_port.next = self.dec.val().get_bits::<16>(50);
-        self.m_axis_meta_local_port.next = self.dec.val().get_bits::<16>(66);
-        self.m_axis_meta_msg_len.next = self.dec.val().get_bits::<16>(82);
-        self.m_axis_meta_pkt_offset.next = self.dec.val().get_bits::<8>(98);
-        self.m_axis_meta_tx_msg_id.next = self.dec.val().get_bits::<16>(106);
-        self.take.next = self.can_go.val() & ((!self.forward_now.val()) | self.m_axis_tready.val());
+        self.m_axis.tvalid.next = self.can_go.val() & self.forward_now.val();
+        self.m_axis.tdata.next = self.head.val().get_bits::<64>(0);
+        self.m_axis.tkeep.next = self.head.val().get_bits::<8>(64);
+        self.m_axis.tlast.next = self.head.val().get_bit(72);
+        self.m_axis.rx_msg_id.next = self.dec.val().get_bits::<16>(1);
+        self.m_axis.is_last_pkt.next = self.dec.val().get_bit(17);
+        self.m_axis.remote_ip.next = self.dec.val().get_bits::<32>(18);
+        self.m_axis.remote_port.next = self.dec.val().get_bits::<16>(50);
+        self.m_axis.local_port.next = self.dec.val().get_bits::<16>(66);
+        self.m_axis.msg_len.next = self.dec.val().get_bits::<16>(82);
+        self.m_axis.pkt_offset.next = self.dec.val().get_bits::<8>(98);
+        self.m_axis.tx_msg_id.next = self.dec.val().get_bits::<16>(106);
+        self.take.next = self.can_go.val() & ((!self.forward_now.val()) | self.m_axis.tready.val());
         self.payload.pop.next = self.take.val();
         self.decisions.pop.next = self.take.val() & self.at_first.val();
         if self.take.val() & self.at_first.val() {

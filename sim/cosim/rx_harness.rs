@@ -103,27 +103,27 @@ impl RxResponsePorts {
     }
 }
 
-/// The reassembly's packet stream in (`s_axis_*` with its first-beat metadata), the read-out
+/// The reassembly's packet stream in (`s_axis`, with its first-beat metadata), the read-out
 /// stream and the release port.
 const INPUTS: [&str; 15] = [
     "reset",
     "ingress_timeout",
-    "s_axis_tdata",
-    "s_axis_tkeep",
-    "s_axis_tlast",
-    "s_axis_tvalid",
-    "s_axis_meta_remote_ip",
-    "s_axis_meta_remote_port",
-    "s_axis_meta_msg_len",
-    "s_axis_meta_pkt_offset",
-    "s_axis_meta_local_port",
-    "s_axis_meta_rx_msg_id",
-    "s_axis_meta_tx_msg_id",
-    "s_axis_meta_is_last_pkt",
+    "s_axis$tdata",
+    "s_axis$tkeep",
+    "s_axis$tlast",
+    "s_axis$tvalid",
+    "s_axis$remote_ip",
+    "s_axis$remote_port",
+    "s_axis$msg_len",
+    "s_axis$pkt_offset",
+    "s_axis$local_port",
+    "s_axis$rx_msg_id",
+    "s_axis$tx_msg_id",
+    "s_axis$is_last_pkt",
     "m_axis_tready",
 ];
 const OUTPUTS: [&str; 8] =
-    ["s_axis_tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
+    ["s_axis$tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
 pub const RX_COUNTERS: [&str; 15] = [

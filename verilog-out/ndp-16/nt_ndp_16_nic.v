@@ -82,20 +82,20 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     reg  front$resp$is_new_pkt;
     reg  front$resp$is_last_pkt;
     reg  [8:0] front$resp$ack_no;
-    reg  front$m_axis_tready;
+    wire  [63:0] front$m_axis$tdata;
+    wire  [7:0] front$m_axis$tkeep;
+    wire  front$m_axis$tlast;
+    wire  front$m_axis$tvalid;
+    reg  front$m_axis$tready;
+    wire  [31:0] front$m_axis$remote_ip;
+    wire  [15:0] front$m_axis$remote_port;
+    wire  [15:0] front$m_axis$msg_len;
+    wire  [7:0] front$m_axis$pkt_offset;
+    wire  [15:0] front$m_axis$local_port;
+    wire  [15:0] front$m_axis$rx_msg_id;
+    wire  [15:0] front$m_axis$tx_msg_id;
+    wire  front$m_axis$is_last_pkt;
     wire  front$s_axis_tready;
-    wire  [63:0] front$m_axis_tdata;
-    wire  [7:0] front$m_axis_tkeep;
-    wire  front$m_axis_tlast;
-    wire  front$m_axis_tvalid;
-    wire  [31:0] front$m_axis_meta_remote_ip;
-    wire  [15:0] front$m_axis_meta_remote_port;
-    wire  [15:0] front$m_axis_meta_msg_len;
-    wire  [7:0] front$m_axis_meta_pkt_offset;
-    wire  [15:0] front$m_axis_meta_local_port;
-    wire  [15:0] front$m_axis_meta_rx_msg_id;
-    wire  [15:0] front$m_axis_meta_tx_msg_id;
-    wire  front$m_axis_meta_is_last_pkt;
     wire  front$act$valid;
     wire  [3:0] front$act$action;
     wire  [151:0] front$act$meta;
@@ -245,19 +245,19 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     wire  reassembly$resp$is_last_pkt;
     wire  [8:0] reassembly$resp$ack_no;
     wire  [2:0] reassembly$resp_fail_reason;
-    reg  [63:0] reassembly$s_axis_tdata;
-    reg  [7:0] reassembly$s_axis_tkeep;
-    reg  reassembly$s_axis_tlast;
-    reg  reassembly$s_axis_tvalid;
-    wire  reassembly$s_axis_tready;
-    reg  [31:0] reassembly$s_axis_meta_remote_ip;
-    reg  [15:0] reassembly$s_axis_meta_remote_port;
-    reg  [15:0] reassembly$s_axis_meta_msg_len;
-    reg  [7:0] reassembly$s_axis_meta_pkt_offset;
-    reg  [15:0] reassembly$s_axis_meta_local_port;
-    reg  [15:0] reassembly$s_axis_meta_rx_msg_id;
-    reg  [15:0] reassembly$s_axis_meta_tx_msg_id;
-    reg  reassembly$s_axis_meta_is_last_pkt;
+    reg  [63:0] reassembly$s_axis$tdata;
+    reg  [7:0] reassembly$s_axis$tkeep;
+    reg  reassembly$s_axis$tlast;
+    reg  reassembly$s_axis$tvalid;
+    wire  reassembly$s_axis$tready;
+    reg  [31:0] reassembly$s_axis$remote_ip;
+    reg  [15:0] reassembly$s_axis$remote_port;
+    reg  [15:0] reassembly$s_axis$msg_len;
+    reg  [7:0] reassembly$s_axis$pkt_offset;
+    reg  [15:0] reassembly$s_axis$local_port;
+    reg  [15:0] reassembly$s_axis$rx_msg_id;
+    reg  [15:0] reassembly$s_axis$tx_msg_id;
+    reg  reassembly$s_axis$is_last_pkt;
     wire  [63:0] reassembly$m_axis_tdata;
     wire  [7:0] reassembly$m_axis_tkeep;
     wire  reassembly$m_axis_tlast;
@@ -608,20 +608,20 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .resp$is_new_pkt(front$resp$is_new_pkt),
         .resp$is_last_pkt(front$resp$is_last_pkt),
         .resp$ack_no(front$resp$ack_no),
-        .m_axis_tready(front$m_axis_tready),
+        .m_axis$tdata(front$m_axis$tdata),
+        .m_axis$tkeep(front$m_axis$tkeep),
+        .m_axis$tlast(front$m_axis$tlast),
+        .m_axis$tvalid(front$m_axis$tvalid),
+        .m_axis$tready(front$m_axis$tready),
+        .m_axis$remote_ip(front$m_axis$remote_ip),
+        .m_axis$remote_port(front$m_axis$remote_port),
+        .m_axis$msg_len(front$m_axis$msg_len),
+        .m_axis$pkt_offset(front$m_axis$pkt_offset),
+        .m_axis$local_port(front$m_axis$local_port),
+        .m_axis$rx_msg_id(front$m_axis$rx_msg_id),
+        .m_axis$tx_msg_id(front$m_axis$tx_msg_id),
+        .m_axis$is_last_pkt(front$m_axis$is_last_pkt),
         .s_axis_tready(front$s_axis_tready),
-        .m_axis_tdata(front$m_axis_tdata),
-        .m_axis_tkeep(front$m_axis_tkeep),
-        .m_axis_tlast(front$m_axis_tlast),
-        .m_axis_tvalid(front$m_axis_tvalid),
-        .m_axis_meta_remote_ip(front$m_axis_meta_remote_ip),
-        .m_axis_meta_remote_port(front$m_axis_meta_remote_port),
-        .m_axis_meta_msg_len(front$m_axis_meta_msg_len),
-        .m_axis_meta_pkt_offset(front$m_axis_meta_pkt_offset),
-        .m_axis_meta_local_port(front$m_axis_meta_local_port),
-        .m_axis_meta_rx_msg_id(front$m_axis_meta_rx_msg_id),
-        .m_axis_meta_tx_msg_id(front$m_axis_meta_tx_msg_id),
-        .m_axis_meta_is_last_pkt(front$m_axis_meta_is_last_pkt),
         .act$valid(front$act$valid),
         .act$action(front$act$action),
         .act$meta(front$act$meta),
@@ -777,19 +777,19 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         .resp$is_last_pkt(reassembly$resp$is_last_pkt),
         .resp$ack_no(reassembly$resp$ack_no),
         .resp_fail_reason(reassembly$resp_fail_reason),
-        .s_axis_tdata(reassembly$s_axis_tdata),
-        .s_axis_tkeep(reassembly$s_axis_tkeep),
-        .s_axis_tlast(reassembly$s_axis_tlast),
-        .s_axis_tvalid(reassembly$s_axis_tvalid),
-        .s_axis_tready(reassembly$s_axis_tready),
-        .s_axis_meta_remote_ip(reassembly$s_axis_meta_remote_ip),
-        .s_axis_meta_remote_port(reassembly$s_axis_meta_remote_port),
-        .s_axis_meta_msg_len(reassembly$s_axis_meta_msg_len),
-        .s_axis_meta_pkt_offset(reassembly$s_axis_meta_pkt_offset),
-        .s_axis_meta_local_port(reassembly$s_axis_meta_local_port),
-        .s_axis_meta_rx_msg_id(reassembly$s_axis_meta_rx_msg_id),
-        .s_axis_meta_tx_msg_id(reassembly$s_axis_meta_tx_msg_id),
-        .s_axis_meta_is_last_pkt(reassembly$s_axis_meta_is_last_pkt),
+        .s_axis$tdata(reassembly$s_axis$tdata),
+        .s_axis$tkeep(reassembly$s_axis$tkeep),
+        .s_axis$tlast(reassembly$s_axis$tlast),
+        .s_axis$tvalid(reassembly$s_axis$tvalid),
+        .s_axis$tready(reassembly$s_axis$tready),
+        .s_axis$remote_ip(reassembly$s_axis$remote_ip),
+        .s_axis$remote_port(reassembly$s_axis$remote_port),
+        .s_axis$msg_len(reassembly$s_axis$msg_len),
+        .s_axis$pkt_offset(reassembly$s_axis$pkt_offset),
+        .s_axis$local_port(reassembly$s_axis$local_port),
+        .s_axis$rx_msg_id(reassembly$s_axis$rx_msg_id),
+        .s_axis$tx_msg_id(reassembly$s_axis$tx_msg_id),
+        .s_axis$is_last_pkt(reassembly$s_axis$is_last_pkt),
         .m_axis_tdata(reassembly$m_axis_tdata),
         .m_axis_tkeep(reassembly$m_axis_tkeep),
         .m_axis_tlast(reassembly$m_axis_tlast),
@@ -1181,22 +1181,9 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         front$s_axis_tvalid = s_axis_rx_tvalid;
         s_axis_rx_tready = front$s_axis_tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
-        reassembly$s_axis_tdata = front$m_axis_tdata;
-        reassembly$s_axis_tkeep = front$m_axis_tkeep;
-        reassembly$s_axis_tlast = front$m_axis_tlast;
-        reassembly$s_axis_tvalid = front$m_axis_tvalid;
-        front$m_axis_tready = reassembly$s_axis_tready;
-        reassembly$s_axis_meta_remote_ip = front$m_axis_meta_remote_ip;
-        reassembly$s_axis_meta_remote_port = front$m_axis_meta_remote_port;
-        reassembly$s_axis_meta_msg_len = front$m_axis_meta_msg_len;
-        reassembly$s_axis_meta_pkt_offset = front$m_axis_meta_pkt_offset;
-        reassembly$s_axis_meta_local_port = front$m_axis_meta_local_port;
-        reassembly$s_axis_meta_rx_msg_id = front$m_axis_meta_rx_msg_id;
-        reassembly$s_axis_meta_tx_msg_id = front$m_axis_meta_tx_msg_id;
-        reassembly$s_axis_meta_is_last_pkt = front$m_axis_meta_is_last_pkt;
-        probe_ingress_tvalid = front$m_axis_tvalid;
-        probe_ingress_tready = reassembly$s_axis_tready;
-        probe_ingress_tlast = front$m_axis_tvalid & front$m_axis_tlast;
+        probe_ingress_tvalid = front$m_axis$tvalid;
+        probe_ingress_tready = reassembly$s_axis$tready;
+        probe_ingress_tlast = front$m_axis$tvalid & front$m_axis$tlast;
         m_axis_msg_tdata = reassembly$m_axis_tdata;
         m_axis_msg_tkeep = reassembly$m_axis_tkeep;
         m_axis_msg_tlast = reassembly$m_axis_tlast;
@@ -1370,6 +1357,19 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     always @(*) front$resp$is_new_pkt = reassembly$resp$is_new_pkt;
     always @(*) front$resp$is_last_pkt = reassembly$resp$is_last_pkt;
     always @(*) front$resp$ack_no = reassembly$resp$ack_no;
+    always @(*) reassembly$s_axis$tdata = front$m_axis$tdata;
+    always @(*) reassembly$s_axis$tkeep = front$m_axis$tkeep;
+    always @(*) reassembly$s_axis$tlast = front$m_axis$tlast;
+    always @(*) reassembly$s_axis$tvalid = front$m_axis$tvalid;
+    always @(*) front$m_axis$tready = reassembly$s_axis$tready;
+    always @(*) reassembly$s_axis$remote_ip = front$m_axis$remote_ip;
+    always @(*) reassembly$s_axis$remote_port = front$m_axis$remote_port;
+    always @(*) reassembly$s_axis$msg_len = front$m_axis$msg_len;
+    always @(*) reassembly$s_axis$pkt_offset = front$m_axis$pkt_offset;
+    always @(*) reassembly$s_axis$local_port = front$m_axis$local_port;
+    always @(*) reassembly$s_axis$rx_msg_id = front$m_axis$rx_msg_id;
+    always @(*) reassembly$s_axis$tx_msg_id = front$m_axis$tx_msg_id;
+    always @(*) reassembly$s_axis$is_last_pkt = front$m_axis$is_last_pkt;
     always @(*) ingress$act$valid = front$act$valid;
     always @(*) ingress$act$action = front$act$action;
     always @(*) ingress$act$meta = front$act$meta;
@@ -3214,7 +3214,7 @@ module nt_ndp_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$valid
 endmodule // nt_ndp_16_nic$egress
 
 
-module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis_tready,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_meta_remote_ip,m_axis_meta_remote_port,m_axis_meta_msg_len,m_axis_meta_pkt_offset,m_axis_meta_local_port,m_axis_meta_rx_msg_id,m_axis_meta_tx_msg_id,m_axis_meta_is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$rx_msg_id,m_axis$tx_msg_id,m_axis$is_last_pkt,s_axis_tready,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
@@ -3239,20 +3239,20 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
     input wire  resp$is_new_pkt;
     input wire  resp$is_last_pkt;
     input wire  [8:0] resp$ack_no;
-    input wire  m_axis_tready;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
+    output reg  [31:0] m_axis$remote_ip;
+    output reg  [15:0] m_axis$remote_port;
+    output reg  [15:0] m_axis$msg_len;
+    output reg  [7:0] m_axis$pkt_offset;
+    output reg  [15:0] m_axis$local_port;
+    output reg  [15:0] m_axis$rx_msg_id;
+    output reg  [15:0] m_axis$tx_msg_id;
+    output reg  m_axis$is_last_pkt;
     output reg  s_axis_tready;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    output reg  [31:0] m_axis_meta_remote_ip;
-    output reg  [15:0] m_axis_meta_remote_port;
-    output reg  [15:0] m_axis_meta_msg_len;
-    output reg  [7:0] m_axis_meta_pkt_offset;
-    output reg  [15:0] m_axis_meta_local_port;
-    output reg  [15:0] m_axis_meta_rx_msg_id;
-    output reg  [15:0] m_axis_meta_tx_msg_id;
-    output reg  m_axis_meta_is_last_pkt;
     output reg  act$valid;
     output reg  [3:0] act$action;
     output reg  [151:0] act$meta;
@@ -4077,19 +4077,19 @@ module nt_ndp_16_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_
         if (at_first) begin
             forward_now = dec[32'h0];
         end
-        m_axis_tvalid = can_go & forward_now;
-        m_axis_tdata = head[(32'h0)+:(64)];
-        m_axis_tkeep = head[(32'h40)+:(8)];
-        m_axis_tlast = head[32'h48];
-        m_axis_meta_rx_msg_id = dec[(32'h1)+:(16)];
-        m_axis_meta_is_last_pkt = dec[32'h11];
-        m_axis_meta_remote_ip = dec[(32'h12)+:(32)];
-        m_axis_meta_remote_port = dec[(32'h32)+:(16)];
-        m_axis_meta_local_port = dec[(32'h42)+:(16)];
-        m_axis_meta_msg_len = dec[(32'h52)+:(16)];
-        m_axis_meta_pkt_offset = dec[(32'h62)+:(8)];
-        m_axis_meta_tx_msg_id = dec[(32'h6a)+:(16)];
-        take = can_go & ((~forward_now) | m_axis_tready);
+        m_axis$tvalid = can_go & forward_now;
+        m_axis$tdata = head[(32'h0)+:(64)];
+        m_axis$tkeep = head[(32'h40)+:(8)];
+        m_axis$tlast = head[32'h48];
+        m_axis$rx_msg_id = dec[(32'h1)+:(16)];
+        m_axis$is_last_pkt = dec[32'h11];
+        m_axis$remote_ip = dec[(32'h12)+:(32)];
+        m_axis$remote_port = dec[(32'h32)+:(16)];
+        m_axis$local_port = dec[(32'h42)+:(16)];
+        m_axis$msg_len = dec[(32'h52)+:(16)];
+        m_axis$pkt_offset = dec[(32'h62)+:(8)];
+        m_axis$tx_msg_id = dec[(32'h6a)+:(16)];
+        take = can_go & ((~forward_now) | m_axis$tready);
         payload$pop = take;
         decisions$pop = take & at_first;
         if (take & at_first) begin
@@ -9304,7 +9304,7 @@ module nt_ndp_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_16_nic$pktgen$tokens
 
 
-module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,s_axis_meta_remote_ip,s_axis_meta_remote_port,s_axis_meta_msg_len,s_axis_meta_pkt_offset,s_axis_meta_local_port,s_axis_meta_rx_msg_id,s_axis_meta_tx_msg_id,s_axis_meta_is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -9327,19 +9327,19 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
     output reg  resp$is_last_pkt;
     output reg  [8:0] resp$ack_no;
     output reg  [2:0] resp_fail_reason;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
-    output reg  s_axis_tready;
-    input wire  [31:0] s_axis_meta_remote_ip;
-    input wire  [15:0] s_axis_meta_remote_port;
-    input wire  [15:0] s_axis_meta_msg_len;
-    input wire  [7:0] s_axis_meta_pkt_offset;
-    input wire  [15:0] s_axis_meta_local_port;
-    input wire  [15:0] s_axis_meta_rx_msg_id;
-    input wire  [15:0] s_axis_meta_tx_msg_id;
-    input wire  s_axis_meta_is_last_pkt;
+    input wire  [63:0] s_axis$tdata;
+    input wire  [7:0] s_axis$tkeep;
+    input wire  s_axis$tlast;
+    input wire  s_axis$tvalid;
+    output reg  s_axis$tready;
+    input wire  [31:0] s_axis$remote_ip;
+    input wire  [15:0] s_axis$remote_port;
+    input wire  [15:0] s_axis$msg_len;
+    input wire  [7:0] s_axis$pkt_offset;
+    input wire  [15:0] s_axis$local_port;
+    input wire  [15:0] s_axis$rx_msg_id;
+    input wire  [15:0] s_axis$tx_msg_id;
+    input wire  s_axis$is_last_pkt;
     output reg  [63:0] m_axis_tdata;
     output reg  [7:0] m_axis_tkeep;
     output reg  m_axis_tlast;
@@ -10420,10 +10420,10 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         fwd_written_valid$d = end_ok & len_ok;
         fwd_written_addr$d = c_slot;
         fwd_written_data$d = written_after;
-        s_axis_tready = 1'b1;
-        beat = s_axis_tvalid;
+        s_axis$tready = 1'b1;
+        beat = s_axis$tvalid;
         first = beat & (~rx_busy$q);
-        m_slot = s_axis_meta_rx_msg_id[(32'h0)+:(4)];
+        m_slot = s_axis$rx_msg_id[(32'h0)+:(4)];
         t_slot = timer$timeout_id;
         touching_timeout = (in_busy$q & (in_slot$q == t_slot)) | (s1_valid$q & (c_slot == t_slot));
         timer$timeout_ready = (~gc_pending$q) & (~touching_timeout);
@@ -10532,20 +10532,20 @@ module nt_ndp_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         slot_ram$read_address = m_slot;
         written_ram$read_address = m_slot;
         if (beat) begin
-            rx_busy$d = ~s_axis_tlast;
+            rx_busy$d = ~s_axis$tlast;
         end
         s1_valid$d = beat;
         s1_first$d = first;
-        s1_last$d = s_axis_tlast;
-        s1_data$d = s_axis_tdata;
-        s1_keep$d = s_axis_tkeep;
+        s1_last$d = s_axis$tlast;
+        s1_data$d = s_axis$tdata;
+        s1_keep$d = s_axis$tkeep;
         if (first) begin
-            s1_rx_msg_id$d = s_axis_meta_rx_msg_id;
-            s1_key$d = ((((s_axis_meta_tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis_meta_remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis_meta_remote_ip) & 64'hffffffffffffffff);
-            s1_len$d = s_axis_meta_msg_len;
-            s1_pkts$d = (((((s_axis_meta_msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
-            s1_off$d = s_axis_meta_pkt_offset;
-            s1_local_port$d = s_axis_meta_local_port;
+            s1_rx_msg_id$d = s_axis$rx_msg_id;
+            s1_key$d = ((((s_axis$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((s_axis$remote_port) & 64'hffffffffffffffff) << 32'h20)) | ((s_axis$remote_ip) & 64'hffffffffffffffff);
+            s1_len$d = s_axis$msg_len;
+            s1_pkts$d = (((((s_axis$msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha) & 7'h7f);
+            s1_off$d = s_axis$pkt_offset;
+            s1_local_port$d = s_axis$local_port;
         end
         alloc_mask$index = alloc_slot;
         alloc_mask$enable = alloc_write;

@@ -93,7 +93,7 @@ fn run() {
         }
         io.set("s_axis_tvalid", offer as u64);
         let out_ready = rng.gen_bool(0.7);
-        io.set("m_axis_tready", out_ready as u64);
+        io.set("m_axis$tready", out_ready as u64);
         let table_ready = rng.gen_bool(0.8);
         io.set("req$ready", table_ready as u64);
         // The table answers one cycle after it takes a request.
@@ -112,14 +112,14 @@ fn run() {
         requests += answer_next as u64;
         answers += io.get("done$valid");
         acts += io.get("act$valid");
-        if io.get("m_axis_tvalid") == 1 && out_ready {
+        if io.get("m_axis$tvalid") == 1 && out_ready {
             first_beats_out += (!in_packet) as u64;
-            in_packet = io.get("m_axis_tlast") == 0;
+            in_packet = io.get("m_axis$tlast") == 0;
         }
         io.tick();
     }
     // Drain: the frame under way is finished, then no more input; table and reassembly ready.
-    io.set("m_axis_tready", 1);
+    io.set("m_axis$tready", 1);
     io.set("req$ready", 1);
     for _ in 0..800 {
         if let Some(&(d, k, l)) = beats.last() {
@@ -137,9 +137,9 @@ fn run() {
         requests += answer_next as u64;
         answers += io.get("done$valid");
         acts += io.get("act$valid");
-        if io.get("m_axis_tvalid") == 1 {
+        if io.get("m_axis$tvalid") == 1 {
             first_beats_out += (!in_packet) as u64;
-            in_packet = io.get("m_axis_tlast") == 0;
+            in_packet = io.get("m_axis$tlast") == 0;
         }
         io.tick();
     }

@@ -242,17 +242,17 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
         .drive("req$tx_msg_id", Drive::Range(0, 15))
         .drive("req$msg_len", Drive::Const(8))
         .drive("req$pkt_offset", Drive::Const(0))
-        .drive("s_axis_tkeep", Drive::Range(0xfe, 0xff))
-        .drive("s_axis_tlast", Drive::Bernoulli(0.6))
-        .drive("s_axis_tvalid", Drive::Bernoulli(0.8))
-        .drive("s_axis_meta_remote_ip", Drive::Const(7))
-        .drive("s_axis_meta_remote_port", Drive::Const(1))
-        .drive("s_axis_meta_msg_len", Drive::Const(8))
-        .drive("s_axis_meta_pkt_offset", Drive::Range(0, 1))
+        .drive("s_axis$tkeep", Drive::Range(0xfe, 0xff))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.6))
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis$remote_ip", Drive::Const(7))
+        .drive("s_axis$remote_port", Drive::Const(1))
+        .drive("s_axis$msg_len", Drive::Const(8))
+        .drive("s_axis$pkt_offset", Drive::Range(0, 1))
         // Generations 1–8 of slots 0–15 at 16 messages; at 128 a range over several generations
         // would name slots 16–127 too (never live here), so generation 1 of slots 0–15 only.
-        .drive("s_axis_meta_rx_msg_id", Drive::Range(first_id, if size.messages() > 16 { first_id | 15 } else { (8 * first_id) | 15 }))
-        .drive("s_axis_meta_tx_msg_id", Drive::Range(0, 15))
+        .drive("s_axis$rx_msg_id", Drive::Range(first_id, if size.messages() > 16 { first_id | 15 } else { (8 * first_id) | 15 }))
+        .drive("s_axis$tx_msg_id", Drive::Range(0, 15))
         .drive("m_axis_tready", Drive::Bernoulli(0.7));
     let module = size.module("reassembly");
     pass::<D>(&module, stimulus.clone(), cycles, default_seed);

@@ -44,19 +44,19 @@ fn delivers_a_single_packet_message<const N: usize, const IW: usize, const BB: u
     assert!(u.resp.valid.val() && u.resp.is_new_msg.val() && u.resp.is_last_pkt.val(), "response 3 cycles after the request");
     let rx_msg_id = u.resp.rx_msg_id.val();
     clock(&mut u);
-    u.s_axis_meta_remote_ip.next = 0x0a000001.into();
-    u.s_axis_meta_remote_port.next = 7.into();
-    u.s_axis_meta_tx_msg_id.next = 3.into();
-    u.s_axis_meta_msg_len.next = 16.into();
-    u.s_axis_meta_local_port.next = 80.into();
-    u.s_axis_meta_rx_msg_id.next = rx_msg_id;
-    u.s_axis_tkeep.next = 0xFF.into();
+    u.s_axis.remote_ip.next = 0x0a000001.into();
+    u.s_axis.remote_port.next = 7.into();
+    u.s_axis.tx_msg_id.next = 3.into();
+    u.s_axis.msg_len.next = 16.into();
+    u.s_axis.local_port.next = 80.into();
+    u.s_axis.rx_msg_id.next = rx_msg_id;
+    u.s_axis.tkeep.next = 0xFF.into();
     let mut out = Vec::new();
     let mut released = Vec::new();
     for beat in 0..14u64 {
-        u.s_axis_tvalid.next = beat < 2;
-        u.s_axis_tlast.next = beat == 1;
-        u.s_axis_tdata.next = (0x1111_1111_1111_1111u64 * (beat + 1)).into();
+        u.s_axis.tvalid.next = beat < 2;
+        u.s_axis.tlast.next = beat == 1;
+        u.s_axis.tdata.next = (0x1111_1111_1111_1111u64 * (beat + 1)).into();
         assert!(simulate(&mut u, 2000));
         if u.m_axis_tvalid.val() {
             out.push((u.m_axis_tdata.val().to_u64(), u.m_axis_tlast.val()));

@@ -5,9 +5,9 @@
 //! Two kinds, fixed by the type so a block cannot mix them up:
 //! - [`WrappingCounter`]: counts modulo `2^W`. The 32-bit traffic counters are of this kind, as
 //!   interface counters usually are: software reads them periodically and takes differences.
-//! - [`SaturatingCounter`]: stops at `2^W - 1`. The 16-bit error counters are of this kind: a
-//!   16-bit count of rare faults wraps too soon to be read as a difference, and a stuck
-//!   all-ones value says "at least this many" instead of a small wrong number.
+//! - [`SaturatingCounter`]: stops at `2^W - 1`. The 16-bit counters (transmit path, arbiter,
+//!   free list) are of this kind: a 16-bit count wraps too soon to be read as a difference, and
+//!   a stuck all-ones value says "at least this many" instead of a small wrong number.
 //!
 //! # Ports
 //! | port | dir | width | meaning |

@@ -15,9 +15,9 @@
 //! # Ports
 //! | group | ports | meaning |
 //! |---|---|---|
-//! | `s_axis_ctrl` | `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` + metadata | control packets (packet generator) |
+//! | `s_axis_ctrl` | a [`NicPacketSink`]: `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` + metadata | control packets (packet generator) |
 //! | `s_axis_data` | same | data packets (packetization) |
-//! | `m_axis_*` | same | merged stream |
+//! | `m_axis` | a [`NicPacketSource`], same members | merged stream |
 //! | config | `ctrl_burst_limit` 8 | N |
 //! | status | `ctrl_packet_count`, `data_packet_count` 16 (saturating) | packets granted per source (counted when the first beat is shown) |
 //!

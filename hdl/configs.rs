@@ -45,6 +45,7 @@
 //! each changed through one-hot masks and read by a find-first-set or at an index; the
 //! per-message state itself is in RAMs.
 
+use crate::common::bundles::DATAPATH_BITS;
 use crate::common::{
     bitmap_all_any::BitmapAllAny,
     event_counter::{SaturatingCounter, WrappingCounter},
@@ -88,15 +89,15 @@ pub struct NicConfig {
 
 /// Every named configuration, smallest first.
 pub const CONFIGS: &[NicConfig] = &[
-    NicConfig { name: "blocks-16", messages: 16, datapath_bits: 64, protocol: None },
-    NicConfig { name: "blocks-128", messages: 128, datapath_bits: 64, protocol: None },
-    NicConfig { name: "ndp-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
-    NicConfig { name: "ndp-64", messages: 64, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
-    NicConfig { name: "ndp-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Ndp) },
-    NicConfig { name: "homa-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::Homa) },
-    NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
-    NicConfig { name: "homa-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::Homa) },
-    NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: 64, protocol: Some(Protocol::HomaTr) },
+    NicConfig { name: "blocks-16", messages: 16, datapath_bits: DATAPATH_BITS, protocol: None },
+    NicConfig { name: "blocks-128", messages: 128, datapath_bits: DATAPATH_BITS, protocol: None },
+    NicConfig { name: "ndp-16", messages: 16, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "ndp-64", messages: 64, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "ndp-128", messages: 128, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::Ndp) },
+    NicConfig { name: "homa-16", messages: 16, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::Homa) },
+    NicConfig { name: "homa-tr-16", messages: 16, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::HomaTr) },
+    NicConfig { name: "homa-128", messages: 128, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::Homa) },
+    NicConfig { name: "homa-tr-128", messages: 128, datapath_bits: DATAPATH_BITS, protocol: Some(Protocol::HomaTr) },
 ];
 
 /// A whole-NIC parameter set: everything that makes one NIC differ from another. The presets

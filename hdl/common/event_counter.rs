@@ -20,10 +20,11 @@
 //! An event in cycle t shows in `count` from cycle t + 1; one event per cycle. One `W`-bit
 //! register and an incrementer; the saturating kind adds an all-ones comparison.
 
+use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// Counts events, wrapping (`SATURATE` false) or stopping at all ones (`SATURATE` true).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Blank)]
 pub struct EventCounter<const W: usize, const SATURATE: bool> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -41,15 +42,7 @@ pub type SaturatingCounter<const W: usize> = EventCounter<W, true>;
 
 impl<const W: usize, const SATURATE: bool> Default for EventCounter<W, SATURATE> {
     fn default() -> Self {
-        Self {
-            clock: Default::default(),
-            reset: Default::default(),
-            increment: Default::default(),
-            count: Default::default(),
-            value: Default::default(),
-            saturate: Constant::new(SATURATE),
-            all_ones: Constant::new(Bits::<W>::mask()),
-        }
+        Self { saturate: Constant::new(SATURATE), all_ones: Constant::new(Bits::<W>::mask()), ..Self::blank() }
     }
 }
 

@@ -175,6 +175,7 @@ macro_rules! nic_shell {
             map_version: Constant<Bits<32>>,
             protocol_id: Constant<Bits<32>>,
             messages: Constant<Bits<32>>,
+            datapath_bits: Constant<Bits<32>>,
         }
 
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> $name<N, IW, BB, PW> {
@@ -197,6 +198,7 @@ macro_rules! nic_shell {
                     map_version: Constant::new(($crate::nic::status_bank::REGISTER_MAP_VERSION as u64).into()),
                     protocol_id: Constant::new((params.protocol_id as u64).into()),
                     messages: Constant::new((N as u64).into()),
+                    datapath_bits: Constant::new(($crate::common::bundles::DATAPATH_BITS as u64).into()),
                     ..Self::blank()
                 }
             }
@@ -388,7 +390,7 @@ macro_rules! nic_shell {
                 self.status.map_version.next = self.map_version.val();
                 self.status.protocol_id.next = self.protocol_id.val();
                 self.status.messages.next = self.messages.val();
-                self.status.datapath_bits.next = 64.into();
+                self.status.datapath_bits.next = self.datapath_bits.val();
                 self.status.frame_count.next = self.front.frame_count.val();
                 self.status.not_ipv4_count.next = self.front.not_ipv4_count.val();
                 self.status.wrong_protocol_count.next = self.front.wrong_protocol_count.val();

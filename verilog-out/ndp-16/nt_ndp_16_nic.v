@@ -58,6 +58,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
     localparam  map_version = 32'h2;
     localparam  protocol_id = 32'h1;
     localparam  messages = 32'h10;
+    localparam  datapath_bits = 32'h40;
 
     // Stub signals
     reg  front$clock;
@@ -1265,7 +1266,7 @@ module nt_ndp_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlast
         status$map_version = map_version;
         status$protocol_id = protocol_id;
         status$messages = messages;
-        status$datapath_bits = 32'h40;
+        status$datapath_bits = datapath_bits;
         status$frame_count = front$frame_count;
         status$not_ipv4_count = front$not_ipv4_count;
         status$wrong_protocol_count = front$wrong_protocol_count;

@@ -315,6 +315,8 @@ impl NicConfig {
                 blocks.push(("one_hot", verilog_of(&mut OneHot::<128, 7>::default())));
                 blocks.push(("timer", verilog_of(&mut Timer::<128, 7, TIMER_META_BITS>::default())));
                 blocks.push(("get_rx_msg_info", verilog_of(&mut GetRxMsgInfo::<128, 7, 6>::default())));
+                // Its buffer classes at 128, where the classes hold fewer buffers than IDs.
+                blocks.push(("rx_buffer_classes", verilog_of(&mut crate::nic::rx_buffer_classes::RxBufferClasses::<128, 7>::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly::<128, 7, 6, PAYLOAD_WORD_BITS>::default())));
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 7>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<128, 7, 3>::default())));

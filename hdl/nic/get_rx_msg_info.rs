@@ -25,11 +25,11 @@
 //!   [`RX_MSG_ID_NONE`] (bit 15 set) is returned when there is no entry.
 //! * `ackNo` = smallest offset not yet received; `is_last_pkt` = every packet
 //!   `0 … num_pkts−1` received, `num_pkts = ⌈msg_len / 1024⌉`.
-//! * Buffers (§3.3.2): four size classes `(pages per buffer, buffers)`, constructor parameters
-//!   (run-time constants), each with its own free list of `N` IDs of which the first `buffers`
-//!   are used. The smallest class whose buffers are large enough *and* has a free buffer is
-//!   chosen; a larger class is used when the best-fitting one is exhausted
-//!   (`class_fallback_count`). Classes are laid out from page 0 of the payload memory
+//! * Buffers (§3.3.2), the sub-block [`RxBufferClasses`]: four size classes `(pages per buffer,
+//!   buffers)`, constructor parameters (run-time constants), each with its own free list of `N`
+//!   IDs of which the first `buffers` are used. The smallest class whose buffers are large enough
+//!   *and* has a free buffer is chosen; a larger class is used when the best-fitting one is
+//!   exhausted (`class_fallback_count`). Classes are laid out from page 0 of the payload memory
 //!   ([`class_base_pages`]); packet `k` of a message lives at page `buffer_page + k`.
 //! * Recently delivered messages: a delivered message's key enters the
 //!   [`DeliveredSet`] on release and stays there for at least the horizon `H`
@@ -113,6 +113,7 @@ use crate::common::key_hash::KeyHash;
 pub use crate::common::key_hash::{hash0, hash1};
 use crate::common::one_hot::OneHot;
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
+use crate::nic::rx_buffer_classes::RxBufferClasses;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -272,10 +273,8 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     /// Keys of the messages delivered within the horizon.
     delivered: DeliveredSet<DELIVERED_SET_BUCKET_BITS>,
     ids: FreeList<N, IW>,
-    class0: FreeList<N, IW>,
-    class1: FreeList<N, IW>,
-    class2: FreeList<N, IW>,
-    class3: FreeList<N, IW>,
+    /// The size-class buffers: what fits, the class chosen, its buffer and page.
+    buffers: RxBufferClasses<N, IW>,
     live: DFF<Bits<N>>,
     /// Slots whose generation was written since power-up (not reset: generations carry on).
     gen_known: DFF<Bits<N>>,
@@ -327,17 +326,6 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     c_duplicate: WrappingCounter<32>,
     c_recent: WrappingCounter<32>,
     c_fallback: WrappingCounter<32>,
-    class0_pages: Constant<Bits<16>>,
-    class1_pages: Constant<Bits<16>>,
-    class2_pages: Constant<Bits<16>>,
-    class3_pages: Constant<Bits<16>>,
-    class0_count: Constant<Bits<16>>,
-    class1_count: Constant<Bits<16>>,
-    class2_count: Constant<Bits<16>>,
-    class3_count: Constant<Bits<16>>,
-    class1_base: Constant<Bits<16>>,
-    class2_base: Constant<Bits<16>>,
-    class3_base: Constant<Bits<16>>,
     max_msg_len: Constant<Bits<17>>,
     last_bucket: Constant<Bits<BB>>,
     slot_shift: Constant<Bits<4>>,
@@ -378,12 +366,6 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     new_way: Signal<Local, Bit>,
     new_pos: Signal<Local, Bit>,
     bucket_full: Signal<Local, Bit>,
-    fits: Signal<Local, Bits<4>>,
-    avail: Signal<Local, Bits<4>>,
-    /// Per size class, registered every cycle from the free lists (which change only at the
-    /// end of cycles B and C, so cycles B and C see what cycle A saw): has a buffer, and its
-    /// offered index.
-    class_avail: DFF<Bits<4>>,
     /// The ID free list's offer, registered like the classes' (the list changes only at the end
     /// of cycles B and C, so cycle C takes exactly the ID registered in cycle A).
     id_offer_valid: DFF<Bit>,
@@ -391,11 +373,6 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     /// Whether the slot a release names holds a message, read in cycle A (`live` changes only at
     /// the end of cycles B and C).
     s_rel_live: DFF<Bit>,
-    class_index: [DFF<Bits<IW>>; 4],
-    class0_page: Signal<Local, Bits<16>>,
-    class1_page: Signal<Local, Bits<16>>,
-    class2_page: Signal<Local, Bits<16>>,
-    class3_page: Signal<Local, Bits<16>>,
     /// Cycle B's decision, registered and applied in cycle C. The delivered set's answer
     /// (`found`, late in cycle B) goes straight into `ap_found`, so no decision waits for it.
     ap_found: DFF<Bit>,
@@ -432,10 +409,6 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     o_sched: DFF<Bit>,
     o_sched_slot: DFF<Bits<IW>>,
     o_sched_gen: DFF<Bits<8>>,
-    chosen: Signal<Local, Bits<2>>,
-    best: Signal<Local, Bits<2>>,
-    chosen_index: Signal<Local, Bits<IW>>,
-    chosen_page: Signal<Local, Bits<16>>,
     reason: Signal<Local, Bits<3>>,
     /// A miss's fail reason, decided without the delivered set's answer (which only says
     /// whether a miss is a late duplicate), so the answer meets the decision at its end.
@@ -468,20 +441,9 @@ impl<const N: usize, const IW: usize, const BB: usize> GetRxMsgInfo<N, IW, BB> {
     /// one-line message when a parameter is out of range ([`check_parameters`]).
     pub fn new(classes: [(u64, u64); 4]) -> Self {
         check_parameters(IW, N, BB, MAX_PAYLOAD_WORD_BITS, &classes);
-        let base = class_base_pages(&classes);
         Self {
             delivered: DeliveredSet::new(DEFAULT_HORIZON_CYCLES),
-            class0_pages: Constant::new(classes[0].0.to_bits()),
-            class1_pages: Constant::new(classes[1].0.to_bits()),
-            class2_pages: Constant::new(classes[2].0.to_bits()),
-            class3_pages: Constant::new(classes[3].0.to_bits()),
-            class0_count: Constant::new(classes[0].1.to_bits()),
-            class1_count: Constant::new(classes[1].1.to_bits()),
-            class2_count: Constant::new(classes[2].1.to_bits()),
-            class3_count: Constant::new(classes[3].1.to_bits()),
-            class1_base: Constant::new(base[1].to_bits()),
-            class2_base: Constant::new(base[2].to_bits()),
-            class3_base: Constant::new(base[3].to_bits()),
+            buffers: RxBufferClasses::new(classes),
             max_msg_len: Constant::new((classes[3].0 * PAGE_BYTES).to_bits()),
             last_bucket: Constant::new(((1u64 << BB) - 1).to_bits()),
             slot_shift: Constant::new((IW as u64).to_bits()),
@@ -499,7 +461,6 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         dff_setup!(
             self,
             clock,
-            class_avail,
             id_offer_valid,
             id_offer,
             s_rel_live,
@@ -599,7 +560,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.c_too_long.increment.next = false;
         self.c_zero_len.reset.next = self.reset.val();
         self.c_zero_len.increment.next = false;
-        clock!(self, clock, ids, class0, class1, class2, class3, delivered);
+        clock!(self, clock, ids, buffers, delivered);
         self.delivered.reset.next = self.reset.val();
         self.full_wait_count.next = self.delivered.full_wait_count.val();
         self.e00.read_clock.next = self.clock.val();
@@ -615,10 +576,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.slot_gen.read_clock.next = self.clock.val();
         self.slot_gen.write_clock.next = self.clock.val();
         self.ids.reset.next = self.reset.val();
-        self.class0.reset.next = self.reset.val();
-        self.class1.reset.next = self.reset.val();
-        self.class2.reset.next = self.reset.val();
-        self.class3.reset.next = self.reset.val();
+        self.buffers.reset.next = self.reset.val();
 
         // The response registered in cycle B assumes the request is not a late duplicate; in
         // cycle C the registered answer of the delivered set turns it into one, and the answer
@@ -662,11 +620,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.sched_valid.next = self.o_sched.q.val();
         self.sched_slot.next = self.o_sched_slot.q.val();
         self.sched_gen.next = self.o_sched_gen.q.val();
-        self.free_lists_full.next = (((bit_cast::<5, 1>(self.ids.full.val().into())
-            | (bit_cast::<5, 1>(self.class0.full.val().into()) << 1))
-            | (bit_cast::<5, 1>(self.class1.full.val().into()) << 2))
-            | (bit_cast::<5, 1>(self.class2.full.val().into()) << 3))
-            | (bit_cast::<5, 1>(self.class3.full.val().into()) << 4);
+        self.free_lists_full.next = bit_cast::<5, 1>(self.ids.full.val().into()) | (bit_cast::<5, 4>(self.buffers.full.val()) << 1);
         self.fail_zero_len_count.next = self.c_zero_len.count.val();
         self.fail_too_long_count.next = self.c_too_long.count.val();
         self.fail_bad_offset_count.next = self.c_bad_offset.count.val();
@@ -695,6 +649,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.phase_b.d.next = self.take_release.val() | self.take_request.val();
         self.phase_c.d.next = self.phase_b.q.val();
         self.a_pkts.next = (bit_cast::<17, 16>(self.req.msg_len.val()) + 1023) >> 10;
+        self.buffers.msg_len.next = self.req.msg_len.val();
         if self.take_release.val() | self.take_request.val() {
             self.op_release.d.next = self.take_release.val();
             self.s_mark.d.next = self.req.mark_received.val();
@@ -704,18 +659,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             self.s_off.d.next = self.req.pkt_offset.val();
             self.s_pkts.d.next = self.a_pkts.val();
             self.s_off_beyond.d.next = bit_cast::<17, 8>(self.req.pkt_offset.val()) >= self.a_pkts.val();
-            // A class fits when `msg_len ≤ pages · 1024`, i.e. `pages ≥ ⌈msg_len / 1024⌉`.
-            self.s_fits.d.next = ((bit_cast::<4, 1>(
-                (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class0_pages.val()) << 10)).into(),
-            ) | (bit_cast::<4, 1>(
-                (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class1_pages.val()) << 10)).into(),
-            ) << 1))
-                | (bit_cast::<4, 1>(
-                    (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class2_pages.val()) << 10)).into(),
-                ) << 2))
-                | (bit_cast::<4, 1>(
-                    (bit_cast::<32, 16>(self.req.msg_len.val()) <= (bit_cast::<32, 16>(self.class3_pages.val()) << 10)).into(),
-                ) << 3);
+            self.s_fits.d.next = self.buffers.fits.val();
             self.s_h0.d.next = self.h0.val();
             self.s_h1.d.next = self.h1.val();
             self.s_rel_slot.d.next = self.release_slot.val();
@@ -798,76 +742,8 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         }
         self.bucket_full.next = (self.used0.val() == 2) & (self.used1.val() == 2);
 
-        // Size class: the smallest that fits and has a free buffer. A class's free list offers
-        // its lowest free ID, so the class is exhausted once that ID reaches its buffer count.
-        self.fits.next = self.s_fits.q.val();
-        self.class_avail.d.next = ((bit_cast::<4, 1>(
-            (self.class0.alloc_valid.val() & (bit_cast::<16, IW>(self.class0.alloc_id.val()) < self.class0_count.val())).into(),
-        ) | (bit_cast::<4, 1>(
-            (self.class1.alloc_valid.val() & (bit_cast::<16, IW>(self.class1.alloc_id.val()) < self.class1_count.val())).into(),
-        ) << 1))
-            | (bit_cast::<4, 1>(
-                (self.class2.alloc_valid.val() & (bit_cast::<16, IW>(self.class2.alloc_id.val()) < self.class2_count.val())).into(),
-            ) << 2))
-            | (bit_cast::<4, 1>(
-                (self.class3.alloc_valid.val() & (bit_cast::<16, IW>(self.class3.alloc_id.val()) < self.class3_count.val())).into(),
-            ) << 3);
-        for k in 0..4 {
-            self.class_index[k].clock.next = self.clock.val();
-        }
-        self.class_index[0].d.next = self.class0.alloc_id.val();
-        self.class_index[1].d.next = self.class1.alloc_id.val();
-        self.class_index[2].d.next = self.class2.alloc_id.val();
-        self.class_index[3].d.next = self.class3.alloc_id.val();
-        // The offered buffers' first pages, from the indices registered in cycle A.
-        self.class0_page.next = bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[0].q.val()) * self.class0_pages.val());
-        self.class1_page.next =
-            self.class1_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[1].q.val()) * self.class1_pages.val());
-        self.class2_page.next =
-            self.class2_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[2].q.val()) * self.class2_pages.val());
-        self.class3_page.next =
-            self.class3_base.val() + bit_cast::<16, 32>(bit_cast::<16, IW>(self.class_index[3].q.val()) * self.class3_pages.val());
-        self.avail.next = self.fits.val() & self.class_avail.q.val();
-        self.chosen.next = 0.into();
-        if self.avail.val().get_bit(3) {
-            self.chosen.next = 3.into();
-        }
-        if self.avail.val().get_bit(2) {
-            self.chosen.next = 2.into();
-        }
-        if self.avail.val().get_bit(1) {
-            self.chosen.next = 1.into();
-        }
-        if self.avail.val().get_bit(0) {
-            self.chosen.next = 0.into();
-        }
-        self.best.next = 0.into();
-        if self.fits.val().get_bit(3) {
-            self.best.next = 3.into();
-        }
-        if self.fits.val().get_bit(2) {
-            self.best.next = 2.into();
-        }
-        if self.fits.val().get_bit(1) {
-            self.best.next = 1.into();
-        }
-        if self.fits.val().get_bit(0) {
-            self.best.next = 0.into();
-        }
-        self.chosen_index.next = self.class_index[0].q.val();
-        self.chosen_page.next = self.class0_page.val();
-        if self.chosen.val() == 1 {
-            self.chosen_index.next = self.class_index[1].q.val();
-            self.chosen_page.next = self.class1_page.val();
-        }
-        if self.chosen.val() == 2 {
-            self.chosen_index.next = self.class_index[2].q.val();
-            self.chosen_page.next = self.class2_page.val();
-        }
-        if self.chosen.val() == 3 {
-            self.chosen_index.next = self.class_index[3].q.val();
-            self.chosen_page.next = self.class3_page.val();
-        }
+        // Size class: the smallest that fits and has a free buffer.
+        self.buffers.request_fits.next = self.s_fits.q.val();
         // Decision.
         self.miss_reason.next = 0.into();
         if self.s_len.q.val() == 0 {
@@ -880,7 +756,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             self.miss_reason.next = 5.into();
         } else if self.bucket_full.val() {
             self.miss_reason.next = 7.into();
-        } else if !self.avail.val().any() {
+        } else if self.buffers.exhausted.val() {
             self.miss_reason.next = 6.into();
         }
         self.reason.next = 0.into();
@@ -898,8 +774,8 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         // Allocates in cycle C unless the delivered set found the key.
         self.alloc_ok.next = (self.do_request.val() & (!self.hit_found.val())) & (self.miss_reason.val() == 0);
         self.ap_alloc.d.next = self.alloc_ok.val();
-        self.ap_class.d.next = bit_cast::<4, 1>(true.into()) << bit_cast::<4, 2>(self.chosen.val());
-        self.ap_fallback.d.next = self.alloc_ok.val() & (self.chosen.val() != self.best.val());
+        self.ap_class.d.next = bit_cast::<4, 1>(true.into()) << bit_cast::<4, 2>(self.buffers.chosen.val());
+        self.ap_fallback.d.next = self.alloc_ok.val() & self.buffers.fallback.val();
         self.ap_duplicate.d.next = self.do_update.val() & self.sel_bitmap.val().get_bit(self.off6.val().index());
         self.new_slot.next = self.id_offer.q.val();
         // A slot whose generation was never written starts from 0 (its RAM word is not relied on).
@@ -922,14 +798,9 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.rel_index.next = self.rel_info.val().get_bits::<IW>(78);
         self.ids.free_valid.next = self.do_release.val();
         self.ids.free_id.next = self.s_rel_slot.q.val();
-        self.class0.free_valid.next = self.do_release.val() & (self.rel_class.val() == 0);
-        self.class1.free_valid.next = self.do_release.val() & (self.rel_class.val() == 1);
-        self.class2.free_valid.next = self.do_release.val() & (self.rel_class.val() == 2);
-        self.class3.free_valid.next = self.do_release.val() & (self.rel_class.val() == 3);
-        self.class0.free_id.next = self.rel_index.val();
-        self.class1.free_id.next = self.rel_index.val();
-        self.class2.free_id.next = self.rel_index.val();
-        self.class3.free_id.next = self.rel_index.val();
+        self.buffers.free_valid.next = self.do_release.val();
+        self.buffers.free_class.next = self.rel_class.val();
+        self.buffers.free_index.next = self.rel_index.val();
         // A delivered message's key enters the delivered set (the set holds the next cycle).
         self.delivered.insert_valid.next = self.do_release.val() & self.s_rel_delivered.q.val();
         self.delivered.insert_key.next = self.rel_info.val().get_bits::<64>(0);
@@ -966,7 +837,8 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         // Slot state written on allocation: {index, class, location, key}; generation.
         self.ap_slot.d.next = self.new_slot.val();
         self.ap_gen.d.next = self.new_gen.val();
-        self.ap_info.d.next = (((bit_cast::<88, IW>(self.chosen_index.val()) << 78) | (bit_cast::<88, 2>(self.chosen.val()) << 76))
+        self.ap_info.d.next = (((bit_cast::<88, IW>(self.buffers.chosen_index.val()) << 78)
+            | (bit_cast::<88, 2>(self.buffers.chosen.val()) << 76))
             | (((bit_cast::<88, 1>(self.new_way.val().into()) << 75) | (bit_cast::<88, BB>(self.wr_bucket.val()) << 65))
                 | (bit_cast::<88, 1>(self.new_pos.val().into()) << 64)))
             | bit_cast::<88, 64>(self.s_key.q.val());
@@ -989,7 +861,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         // The first request for this message that is not a peek announces it.
         self.r_announce.d.next =
             (!self.s_peek.q.val()) & (self.alloc_ok.val() | (self.do_update.val() & (!self.hit_entry.val().get_bit(163))));
-        self.r_page.d.next = self.chosen_page.val();
+        self.r_page.d.next = self.buffers.chosen_page.val();
         self.r_new_pkt.d.next = (self.do_update.val() | self.alloc_ok.val()) & (!self.sel_bitmap.val().get_bit(self.off6.val().index()));
         self.r_last.d.next = (self.do_update.val() | self.alloc_ok.val()) & (self.bitmap_after.val() == self.pkt_mask.val());
         // A late duplicate's ack number: the request's packet count.
@@ -1008,10 +880,8 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         // the delivered set's answer.
         self.do_alloc.next = self.ap_alloc.q.val() & (!self.ap_found.q.val());
         self.ids.alloc_ready.next = self.do_alloc.val();
-        self.class0.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(0);
-        self.class1.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(1);
-        self.class2.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(2);
-        self.class3.alloc_ready.next = self.do_alloc.val() & self.ap_class.q.val().get_bit(3);
+        self.buffers.take.next = self.do_alloc.val();
+        self.buffers.take_class.next = self.ap_class.q.val();
         // Entry RAM write: update, allocation, release (clear) or init sweep.
         self.wr_enable.next = self.ap_write.q.val() | self.do_alloc.val();
         self.e00.write_address.next = self.ap_wr_bucket.q.val();
@@ -1110,15 +980,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             self.o_valid.d.next = false;
             self.o_sched.d.next = false;
             self.ids.alloc_ready.next = false;
-            self.class0.alloc_ready.next = false;
-            self.class1.alloc_ready.next = false;
-            self.class2.alloc_ready.next = false;
-            self.class3.alloc_ready.next = false;
             self.ids.free_valid.next = false;
-            self.class0.free_valid.next = false;
-            self.class1.free_valid.next = false;
-            self.class2.free_valid.next = false;
-            self.class3.free_valid.next = false;
             self.slot_info.write_enable.next = false;
             self.slot_gen.write_enable.next = false;
             self.gen_known.d.next = self.gen_known.q.val();

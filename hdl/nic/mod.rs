@@ -10,6 +10,7 @@ pub mod packet_generator;
 pub mod packetization;
 pub mod reassembly;
 pub mod register_map;
+pub mod rx_buffer_classes;
 pub mod status_bank;
 pub mod timer;
 pub mod tx_path;

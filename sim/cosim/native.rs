@@ -8,6 +8,7 @@ use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, event_counter::EventCounter, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot,
     ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
+use nanotransport_hdl::nic::rx_buffer_classes::RxBufferClasses;
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
 
@@ -164,6 +165,10 @@ macro_rules! free_list_dut {
     )*};
 }
 free_list_dut!(16, 4; 128, 7);
+
+native_dut!(RxBufferClasses<128, 7>, clocked: true,
+    inputs: [reset, msg_len, request_fits, take, take_class, free_valid, free_class, free_index],
+    outputs: [fits, chosen, chosen_index, chosen_page, fallback, exhausted, full]);
 
 macro_rules! timer_dut {
     ($($n:literal, $iw:literal);*) => {$(

@@ -2457,17 +2457,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     output reg  [31:0] class_fallback_count;
 
     // Constant declarations
-    localparam  class0_pages = 16'h1;
-    localparam  class1_pages = 16'h4;
-    localparam  class2_pages = 16'h8;
-    localparam  class3_pages = 16'h26;
-    localparam  class0_count = 16'h10;
-    localparam  class1_count = 16'h10;
-    localparam  class2_count = 16'h10;
-    localparam  class3_count = 16'h10;
-    localparam  class1_base = 16'h10;
-    localparam  class2_base = 16'h50;
-    localparam  class3_base = 16'hd0;
     localparam  max_msg_len = 17'b1001100000000000;
     localparam  last_bucket = 4'hf;
     localparam  slot_shift = 4'h4;
@@ -2540,46 +2529,22 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     wire  ids$empty;
     wire  ids$full;
     wire  [15:0] ids$double_free_count;
-    reg  class0$clock;
-    reg  class0$reset;
-    wire  class0$alloc_valid;
-    wire  [3:0] class0$alloc_id;
-    reg  class0$alloc_ready;
-    reg  class0$free_valid;
-    reg  [3:0] class0$free_id;
-    wire  class0$empty;
-    wire  class0$full;
-    wire  [15:0] class0$double_free_count;
-    reg  class1$clock;
-    reg  class1$reset;
-    wire  class1$alloc_valid;
-    wire  [3:0] class1$alloc_id;
-    reg  class1$alloc_ready;
-    reg  class1$free_valid;
-    reg  [3:0] class1$free_id;
-    wire  class1$empty;
-    wire  class1$full;
-    wire  [15:0] class1$double_free_count;
-    reg  class2$clock;
-    reg  class2$reset;
-    wire  class2$alloc_valid;
-    wire  [3:0] class2$alloc_id;
-    reg  class2$alloc_ready;
-    reg  class2$free_valid;
-    reg  [3:0] class2$free_id;
-    wire  class2$empty;
-    wire  class2$full;
-    wire  [15:0] class2$double_free_count;
-    reg  class3$clock;
-    reg  class3$reset;
-    wire  class3$alloc_valid;
-    wire  [3:0] class3$alloc_id;
-    reg  class3$alloc_ready;
-    reg  class3$free_valid;
-    reg  [3:0] class3$free_id;
-    wire  class3$empty;
-    wire  class3$full;
-    wire  [15:0] class3$double_free_count;
+    reg  buffers$clock;
+    reg  buffers$reset;
+    reg  [15:0] buffers$msg_len;
+    wire  [3:0] buffers$fits;
+    reg  [3:0] buffers$request_fits;
+    wire  [1:0] buffers$chosen;
+    wire  [3:0] buffers$chosen_index;
+    wire  [15:0] buffers$chosen_page;
+    wire  buffers$fallback;
+    wire  buffers$exhausted;
+    reg  buffers$take;
+    reg  [3:0] buffers$take_class;
+    reg  buffers$free_valid;
+    reg  [1:0] buffers$free_class;
+    reg  [3:0] buffers$free_index;
+    wire  [3:0] buffers$full;
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
@@ -2726,9 +2691,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     wire  missing_ffs$found;
     wire  [5:0] missing_ffs$index;
     wire  [63:0] missing_ffs$onehot;
-    reg  [3:0] class_avail$d;
-    wire  [3:0] class_avail$q;
-    reg  class_avail$clock;
     reg  id_offer_valid$d;
     wire  id_offer_valid$q;
     reg  id_offer_valid$clock;
@@ -2738,18 +2700,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  s_rel_live$d;
     wire  s_rel_live$q;
     reg  s_rel_live$clock;
-    reg  [3:0] class_index$0$d;
-    wire  [3:0] class_index$0$q;
-    reg  class_index$0$clock;
-    reg  [3:0] class_index$1$d;
-    wire  [3:0] class_index$1$q;
-    reg  class_index$1$clock;
-    reg  [3:0] class_index$2$d;
-    wire  [3:0] class_index$2$q;
-    reg  class_index$2$clock;
-    reg  [3:0] class_index$3$d;
-    wire  [3:0] class_index$3$q;
-    reg  class_index$3$clock;
     reg  ap_found$d;
     wire  ap_found$q;
     reg  ap_found$clock;
@@ -2868,17 +2818,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  new_way;
     reg  new_pos;
     reg  bucket_full;
-    reg  [3:0] fits;
-    reg  [3:0] avail;
-    reg  [15:0] class0_page;
-    reg  [15:0] class1_page;
-    reg  [15:0] class2_page;
-    reg  [15:0] class3_page;
     reg  late_duplicate;
-    reg  [1:0] chosen;
-    reg  [1:0] best;
-    reg  [3:0] chosen_index;
-    reg  [15:0] chosen_page;
     reg  [2:0] reason;
     reg  [2:0] miss_reason;
     reg  do_update;
@@ -2981,53 +2921,23 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .full(ids$full),
         .double_free_count(ids$double_free_count)
     );
-    nt_blocks_16_reassembly$msg_table$class0 class0(
-        .clock(class0$clock),
-        .reset(class0$reset),
-        .alloc_valid(class0$alloc_valid),
-        .alloc_id(class0$alloc_id),
-        .alloc_ready(class0$alloc_ready),
-        .free_valid(class0$free_valid),
-        .free_id(class0$free_id),
-        .empty(class0$empty),
-        .full(class0$full),
-        .double_free_count(class0$double_free_count)
-    );
-    nt_blocks_16_reassembly$msg_table$class1 class1(
-        .clock(class1$clock),
-        .reset(class1$reset),
-        .alloc_valid(class1$alloc_valid),
-        .alloc_id(class1$alloc_id),
-        .alloc_ready(class1$alloc_ready),
-        .free_valid(class1$free_valid),
-        .free_id(class1$free_id),
-        .empty(class1$empty),
-        .full(class1$full),
-        .double_free_count(class1$double_free_count)
-    );
-    nt_blocks_16_reassembly$msg_table$class2 class2(
-        .clock(class2$clock),
-        .reset(class2$reset),
-        .alloc_valid(class2$alloc_valid),
-        .alloc_id(class2$alloc_id),
-        .alloc_ready(class2$alloc_ready),
-        .free_valid(class2$free_valid),
-        .free_id(class2$free_id),
-        .empty(class2$empty),
-        .full(class2$full),
-        .double_free_count(class2$double_free_count)
-    );
-    nt_blocks_16_reassembly$msg_table$class3 class3(
-        .clock(class3$clock),
-        .reset(class3$reset),
-        .alloc_valid(class3$alloc_valid),
-        .alloc_id(class3$alloc_id),
-        .alloc_ready(class3$alloc_ready),
-        .free_valid(class3$free_valid),
-        .free_id(class3$free_id),
-        .empty(class3$empty),
-        .full(class3$full),
-        .double_free_count(class3$double_free_count)
+    nt_blocks_16_reassembly$msg_table$buffers buffers(
+        .clock(buffers$clock),
+        .reset(buffers$reset),
+        .msg_len(buffers$msg_len),
+        .fits(buffers$fits),
+        .request_fits(buffers$request_fits),
+        .chosen(buffers$chosen),
+        .chosen_index(buffers$chosen_index),
+        .chosen_page(buffers$chosen_page),
+        .fallback(buffers$fallback),
+        .exhausted(buffers$exhausted),
+        .take(buffers$take),
+        .take_class(buffers$take_class),
+        .free_valid(buffers$free_valid),
+        .free_class(buffers$free_class),
+        .free_index(buffers$free_index),
+        .full(buffers$full)
     );
     nt_blocks_16_reassembly$msg_table$live live(
         .d(live$d),
@@ -3265,11 +3175,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .index(missing_ffs$index),
         .onehot(missing_ffs$onehot)
     );
-    nt_blocks_16_reassembly$msg_table$class_avail class_avail(
-        .d(class_avail$d),
-        .q(class_avail$q),
-        .clock(class_avail$clock)
-    );
     nt_blocks_16_reassembly$msg_table$id_offer_valid id_offer_valid(
         .d(id_offer_valid$d),
         .q(id_offer_valid$q),
@@ -3284,26 +3189,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .d(s_rel_live$d),
         .q(s_rel_live$q),
         .clock(s_rel_live$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class_index$0 class_index$0(
-        .d(class_index$0$d),
-        .q(class_index$0$q),
-        .clock(class_index$0$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class_index$1 class_index$1(
-        .d(class_index$1$d),
-        .q(class_index$1$q),
-        .clock(class_index$1$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class_index$2 class_index$2(
-        .d(class_index$2$d),
-        .q(class_index$2$q),
-        .clock(class_index$2$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class_index$3 class_index$3(
-        .d(class_index$3$d),
-        .q(class_index$3$q),
-        .clock(class_index$3$clock)
     );
     nt_blocks_16_reassembly$msg_table$ap_found ap_found(
         .d(ap_found$d),
@@ -3453,7 +3338,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
 
     // Update code
     always @(*) begin
-        class_avail$clock = clock;
         id_offer_valid$clock = clock;
         id_offer$clock = clock;
         s_rel_live$clock = clock;
@@ -3518,7 +3402,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         o_sched$clock = clock;
         o_sched_slot$clock = clock;
         o_sched_gen$clock = clock;
-        class_avail$d = class_avail$q;
         id_offer_valid$d = id_offer_valid$q;
         id_offer$d = id_offer$q;
         s_rel_live$d = s_rel_live$q;
@@ -3614,10 +3497,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         c_zero_len$reset = reset;
         c_zero_len$increment = 1'b0;
         ids$clock = clock;
-        class0$clock = clock;
-        class1$clock = clock;
-        class2$clock = clock;
-        class3$clock = clock;
+        buffers$clock = clock;
         delivered$clock = clock;
         delivered$reset = reset;
         full_wait_count = delivered$full_wait_count;
@@ -3634,10 +3514,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         slot_gen$read_clock = clock;
         slot_gen$write_clock = clock;
         ids$reset = reset;
-        class0$reset = reset;
-        class1$reset = reset;
-        class2$reset = reset;
-        class3$reset = reset;
+        buffers$reset = reset;
         late_duplicate = ap_miss$q & ap_found$q;
         o_valid$d = r_valid$q;
         o_fail$d = r_fail$q & (~late_duplicate);
@@ -3678,7 +3555,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         sched_valid = o_sched$q;
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
-        free_lists_full = (((((ids$full) & 5'h1f) | (((class0$full) & 5'h1f) << 32'h1)) | (((class1$full) & 5'h1f) << 32'h2)) | (((class2$full) & 5'h1f) << 32'h3)) | (((class3$full) & 5'h1f) << 32'h4);
+        free_lists_full = ((ids$full) & 5'h1f) | (((buffers$full) & 5'h1f) << 32'h1);
         fail_zero_len_count = c_zero_len$count;
         fail_too_long_count = c_too_long$count;
         fail_bad_offset_count = c_bad_offset$count;
@@ -3703,6 +3580,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         phase_b$d = take_release | take_request;
         phase_c$d = phase_b$q;
         a_pkts = (((req$msg_len) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        buffers$msg_len = req$msg_len;
         if (take_release | take_request) begin
             op_release$d = take_release;
             s_mark$d = req$mark_received;
@@ -3712,7 +3590,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
             s_off$d = req$pkt_offset;
             s_pkts$d = a_pkts;
             s_off_beyond$d = ((req$pkt_offset) & 17'h1ffff) >= a_pkts;
-            s_fits$d = (((((((req$msg_len) & 32'hffffffff) <= (((class0_pages) & 32'hffffffff) << 32'ha))) & 4'hf) | ((((((req$msg_len) & 32'hffffffff) <= (((class1_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h1)) | ((((((req$msg_len) & 32'hffffffff) <= (((class2_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h2)) | ((((((req$msg_len) & 32'hffffffff) <= (((class3_pages) & 32'hffffffff) << 32'ha))) & 4'hf) << 32'h3);
+            s_fits$d = buffers$fits;
             s_h0$d = h0;
             s_h1$d = h1;
             s_rel_slot$d = release_slot;
@@ -3783,61 +3661,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
             new_pos = e10$read_data[32'h0];
         end
         bucket_full = (used0 == 32'h2) & (used1 == 32'h2);
-        fits = s_fits$q;
-        class_avail$d = (((((class0$alloc_valid & (((class0$alloc_id) & 16'hffff) < class0_count))) & 4'hf) | ((((class1$alloc_valid & (((class1$alloc_id) & 16'hffff) < class1_count))) & 4'hf) << 32'h1)) | ((((class2$alloc_valid & (((class2$alloc_id) & 16'hffff) < class2_count))) & 4'hf) << 32'h2)) | ((((class3$alloc_valid & (((class3$alloc_id) & 16'hffff) < class3_count))) & 4'hf) << 32'h3);
-        class_index$0$clock = clock;
-        class_index$1$clock = clock;
-        class_index$2$clock = clock;
-        class_index$3$clock = clock;
-        class_index$0$d = class0$alloc_id;
-        class_index$1$d = class1$alloc_id;
-        class_index$2$d = class2$alloc_id;
-        class_index$3$d = class3$alloc_id;
-        class0_page = ((((class_index$0$q) & 16'hffff) * class0_pages) & 16'hffff);
-        class1_page = class1_base + ((((class_index$1$q) & 16'hffff) * class1_pages) & 16'hffff);
-        class2_page = class2_base + ((((class_index$2$q) & 16'hffff) * class2_pages) & 16'hffff);
-        class3_page = class3_base + ((((class_index$3$q) & 16'hffff) * class3_pages) & 16'hffff);
-        avail = fits & class_avail$q;
-        chosen = 32'h0;
-        if (avail[32'h3]) begin
-            chosen = 32'h3;
-        end
-        if (avail[32'h2]) begin
-            chosen = 32'h2;
-        end
-        if (avail[32'h1]) begin
-            chosen = 32'h1;
-        end
-        if (avail[32'h0]) begin
-            chosen = 32'h0;
-        end
-        best = 32'h0;
-        if (fits[32'h3]) begin
-            best = 32'h3;
-        end
-        if (fits[32'h2]) begin
-            best = 32'h2;
-        end
-        if (fits[32'h1]) begin
-            best = 32'h1;
-        end
-        if (fits[32'h0]) begin
-            best = 32'h0;
-        end
-        chosen_index = class_index$0$q;
-        chosen_page = class0_page;
-        if (chosen == 32'h1) begin
-            chosen_index = class_index$1$q;
-            chosen_page = class1_page;
-        end
-        if (chosen == 32'h2) begin
-            chosen_index = class_index$2$q;
-            chosen_page = class2_page;
-        end
-        if (chosen == 32'h3) begin
-            chosen_index = class_index$3$q;
-            chosen_page = class3_page;
-        end
+        buffers$request_fits = s_fits$q;
         miss_reason = 32'h0;
         if (s_len$q == 32'h0) begin
             miss_reason = 32'h1;
@@ -3854,7 +3678,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         else if (bucket_full) begin
             miss_reason = 32'h7;
         end
-        else if (~|avail) begin
+        else if (buffers$exhausted) begin
             miss_reason = 32'h6;
         end
         reason = 32'h0;
@@ -3872,8 +3696,8 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         do_update = (do_request & hit_found) & (reason == 32'h0);
         alloc_ok = (do_request & (~hit_found)) & (miss_reason == 32'h0);
         ap_alloc$d = alloc_ok;
-        ap_class$d = ((1'b1) & 4'hf) << ((chosen) & 4'hf);
-        ap_fallback$d = alloc_ok & (chosen != best);
+        ap_class$d = ((1'b1) & 4'hf) << ((buffers$chosen) & 4'hf);
+        ap_fallback$d = alloc_ok & buffers$fallback;
         ap_duplicate$d = do_update & sel_bitmap[off6];
         new_slot = id_offer$q;
         new_gen = 32'h1;
@@ -3887,14 +3711,9 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         rel_index = rel_info[(32'h4e)+:(4)];
         ids$free_valid = do_release;
         ids$free_id = s_rel_slot$q;
-        class0$free_valid = do_release & (rel_class == 32'h0);
-        class1$free_valid = do_release & (rel_class == 32'h1);
-        class2$free_valid = do_release & (rel_class == 32'h2);
-        class3$free_valid = do_release & (rel_class == 32'h3);
-        class0$free_id = rel_index;
-        class1$free_id = rel_index;
-        class2$free_id = rel_index;
-        class3$free_id = rel_index;
+        buffers$free_valid = do_release;
+        buffers$free_class = rel_class;
+        buffers$free_index = rel_index;
         delivered$insert_valid = do_release & s_rel_delivered$q;
         delivered$insert_key = rel_info[(32'h0)+:(64)];
         wr_way = hit_way;
@@ -3926,7 +3745,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         ap_wr_data$d = wr_data;
         ap_slot$d = new_slot;
         ap_gen$d = new_gen;
-        ap_info$d = (((((chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
+        ap_info$d = (((((buffers$chosen_index) & 88'hffffffffffffffffffffff) << 32'h4e) | (((buffers$chosen) & 88'hffffffffffffffffffffff) << 32'h4c)) | (((((new_way) & 88'hffffffffffffffffffffff) << 32'h4b) | (((wr_bucket) & 88'hffffffffffffffffffffff) << 32'h41)) | (((new_pos) & 88'hffffffffffffffffffffff) << 32'h40))) | ((s_key$q) & 88'hffffffffffffffffffffff);
         r_valid$d = do_request;
         r_fail$d = reason != 32'h0;
         r_reason$d = reason;
@@ -3939,7 +3758,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         end
         r_new_msg$d = alloc_ok;
         r_announce$d = (~s_peek$q) & (alloc_ok | (do_update & (~hit_entry[32'ha3])));
-        r_page$d = chosen_page;
+        r_page$d = buffers$chosen_page;
         r_new_pkt$d = (do_update | alloc_ok) & (~sel_bitmap[off6]);
         r_last$d = (do_update | alloc_ok) & (bitmap_after == pkt_mask);
         r_ack$d = ((req_pkts) & 9'h1ff);
@@ -3954,10 +3773,8 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         end
         do_alloc = ap_alloc$q & (~ap_found$q);
         ids$alloc_ready = do_alloc;
-        class0$alloc_ready = do_alloc & ap_class$q[32'h0];
-        class1$alloc_ready = do_alloc & ap_class$q[32'h1];
-        class2$alloc_ready = do_alloc & ap_class$q[32'h2];
-        class3$alloc_ready = do_alloc & ap_class$q[32'h3];
+        buffers$take = do_alloc;
+        buffers$take_class = ap_class$q;
         wr_enable = ap_write$q | do_alloc;
         e00$write_address = ap_wr_bucket$q;
         e01$write_address = ap_wr_bucket$q;
@@ -4050,15 +3867,7 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
             o_valid$d = 1'b0;
             o_sched$d = 1'b0;
             ids$alloc_ready = 1'b0;
-            class0$alloc_ready = 1'b0;
-            class1$alloc_ready = 1'b0;
-            class2$alloc_ready = 1'b0;
-            class3$alloc_ready = 1'b0;
             ids$free_valid = 1'b0;
-            class0$free_valid = 1'b0;
-            class1$free_valid = 1'b0;
-            class2$free_valid = 1'b0;
-            class3$free_valid = 1'b0;
             slot_info$write_enable = 1'b0;
             slot_gen$write_enable = 1'b0;
             gen_known$d = gen_known$q;
@@ -4349,6 +4158,1384 @@ module nt_blocks_16_reassembly$msg_table$ap_write(d,q,clock);
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$ap_write
+
+
+module nt_blocks_16_reassembly$msg_table$buffers(clock,reset,msg_len,fits,request_fits,chosen,chosen_index,chosen_page,fallback,exhausted,take,take_class,free_valid,free_class,free_index,full);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [15:0] msg_len;
+    output reg  [3:0] fits;
+    input wire  [3:0] request_fits;
+    output reg  [1:0] chosen;
+    output reg  [3:0] chosen_index;
+    output reg  [15:0] chosen_page;
+    output reg  fallback;
+    output reg  exhausted;
+    input wire  take;
+    input wire  [3:0] take_class;
+    input wire  free_valid;
+    input wire  [1:0] free_class;
+    input wire  [3:0] free_index;
+    output reg  [3:0] full;
+
+    // Constant declarations
+    localparam  pages$0 = 16'h1;
+    localparam  pages$1 = 16'h4;
+    localparam  pages$2 = 16'h8;
+    localparam  pages$3 = 16'h26;
+    localparam  bytes$0 = 32'h400;
+    localparam  bytes$1 = 32'h1000;
+    localparam  bytes$2 = 32'h2000;
+    localparam  bytes$3 = 32'h9800;
+    localparam  buffers$0 = 16'h10;
+    localparam  buffers$1 = 16'h10;
+    localparam  buffers$2 = 16'h10;
+    localparam  buffers$3 = 16'h10;
+    localparam  base$0 = 16'h0;
+    localparam  base$1 = 16'h10;
+    localparam  base$2 = 16'h50;
+    localparam  base$3 = 16'hd0;
+
+    // Stub signals
+    reg  lists$0$clock;
+    reg  lists$0$reset;
+    wire  lists$0$alloc_valid;
+    wire  [3:0] lists$0$alloc_id;
+    reg  lists$0$alloc_ready;
+    reg  lists$0$free_valid;
+    reg  [3:0] lists$0$free_id;
+    wire  lists$0$empty;
+    wire  lists$0$full;
+    wire  [15:0] lists$0$double_free_count;
+    reg  lists$1$clock;
+    reg  lists$1$reset;
+    wire  lists$1$alloc_valid;
+    wire  [3:0] lists$1$alloc_id;
+    reg  lists$1$alloc_ready;
+    reg  lists$1$free_valid;
+    reg  [3:0] lists$1$free_id;
+    wire  lists$1$empty;
+    wire  lists$1$full;
+    wire  [15:0] lists$1$double_free_count;
+    reg  lists$2$clock;
+    reg  lists$2$reset;
+    wire  lists$2$alloc_valid;
+    wire  [3:0] lists$2$alloc_id;
+    reg  lists$2$alloc_ready;
+    reg  lists$2$free_valid;
+    reg  [3:0] lists$2$free_id;
+    wire  lists$2$empty;
+    wire  lists$2$full;
+    wire  [15:0] lists$2$double_free_count;
+    reg  lists$3$clock;
+    reg  lists$3$reset;
+    wire  lists$3$alloc_valid;
+    wire  [3:0] lists$3$alloc_id;
+    reg  lists$3$alloc_ready;
+    reg  lists$3$free_valid;
+    reg  [3:0] lists$3$free_id;
+    wire  lists$3$empty;
+    wire  lists$3$full;
+    wire  [15:0] lists$3$double_free_count;
+    reg  [3:0] has_buffer$d;
+    wire  [3:0] has_buffer$q;
+    reg  has_buffer$clock;
+    reg  [3:0] offered$0$d;
+    wire  [3:0] offered$0$q;
+    reg  offered$0$clock;
+    reg  [3:0] offered$1$d;
+    wire  [3:0] offered$1$q;
+    reg  offered$1$clock;
+    reg  [3:0] offered$2$d;
+    wire  [3:0] offered$2$q;
+    reg  offered$2$clock;
+    reg  [3:0] offered$3$d;
+    wire  [3:0] offered$3$q;
+    reg  offered$3$clock;
+
+    // Local signals
+    reg  [15:0] page$0;
+    reg  [15:0] page$1;
+    reg  [15:0] page$2;
+    reg  [15:0] page$3;
+    reg  [31:0] msg_len32;
+    reg  [15:0] offer16$0;
+    reg  [15:0] offer16$1;
+    reg  [15:0] offer16$2;
+    reg  [15:0] offer16$3;
+    reg  [3:0] free_onehot;
+    reg  [3:0] fits_now;
+    reg  [3:0] has_buffer_now;
+    reg  [3:0] full_now;
+    reg  [3:0] usable;
+    reg  [1:0] best;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0 lists$0(
+        .clock(lists$0$clock),
+        .reset(lists$0$reset),
+        .alloc_valid(lists$0$alloc_valid),
+        .alloc_id(lists$0$alloc_id),
+        .alloc_ready(lists$0$alloc_ready),
+        .free_valid(lists$0$free_valid),
+        .free_id(lists$0$free_id),
+        .empty(lists$0$empty),
+        .full(lists$0$full),
+        .double_free_count(lists$0$double_free_count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1 lists$1(
+        .clock(lists$1$clock),
+        .reset(lists$1$reset),
+        .alloc_valid(lists$1$alloc_valid),
+        .alloc_id(lists$1$alloc_id),
+        .alloc_ready(lists$1$alloc_ready),
+        .free_valid(lists$1$free_valid),
+        .free_id(lists$1$free_id),
+        .empty(lists$1$empty),
+        .full(lists$1$full),
+        .double_free_count(lists$1$double_free_count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2 lists$2(
+        .clock(lists$2$clock),
+        .reset(lists$2$reset),
+        .alloc_valid(lists$2$alloc_valid),
+        .alloc_id(lists$2$alloc_id),
+        .alloc_ready(lists$2$alloc_ready),
+        .free_valid(lists$2$free_valid),
+        .free_id(lists$2$free_id),
+        .empty(lists$2$empty),
+        .full(lists$2$full),
+        .double_free_count(lists$2$double_free_count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3 lists$3(
+        .clock(lists$3$clock),
+        .reset(lists$3$reset),
+        .alloc_valid(lists$3$alloc_valid),
+        .alloc_id(lists$3$alloc_id),
+        .alloc_ready(lists$3$alloc_ready),
+        .free_valid(lists$3$free_valid),
+        .free_id(lists$3$free_id),
+        .empty(lists$3$empty),
+        .full(lists$3$full),
+        .double_free_count(lists$3$double_free_count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$has_buffer has_buffer(
+        .d(has_buffer$d),
+        .q(has_buffer$q),
+        .clock(has_buffer$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$offered$0 offered$0(
+        .d(offered$0$d),
+        .q(offered$0$q),
+        .clock(offered$0$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$offered$1 offered$1(
+        .d(offered$1$d),
+        .q(offered$1$q),
+        .clock(offered$1$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$offered$2 offered$2(
+        .d(offered$2$d),
+        .q(offered$2$q),
+        .clock(offered$2$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$offered$3 offered$3(
+        .d(offered$3$d),
+        .q(offered$3$q),
+        .clock(offered$3$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        has_buffer$clock = clock;
+        has_buffer$d = has_buffer$q;
+        msg_len32 = ((msg_len) & 32'hffffffff);
+        free_onehot = ((1'b1) & 4'hf) << ((free_class) & 4'hf);
+        fits_now = 32'h0;
+        has_buffer_now = 32'h0;
+        full_now = 32'h0;
+        offer16$0 = ((lists$0$alloc_id) & 16'hffff);
+        offer16$1 = ((lists$1$alloc_id) & 16'hffff);
+        offer16$2 = ((lists$2$alloc_id) & 16'hffff);
+        offer16$3 = ((lists$3$alloc_id) & 16'hffff);
+        lists$0$clock = clock;
+        lists$0$reset = reset;
+        offered$0$clock = clock;
+        fits_now = (fits_now & ~(1 << (0)) | ((msg_len32 <= bytes$0) << (0)));
+        has_buffer_now = (has_buffer_now & ~(1 << (0)) | ((lists$0$alloc_valid & (offer16$0 < buffers$0)) << (0)));
+        offered$0$d = lists$0$alloc_id;
+        full_now = (full_now & ~(1 << (0)) | ((lists$0$full) << (0)));
+        lists$0$alloc_ready = (take & take_class[0]) & (~reset);
+        lists$0$free_valid = (free_valid & free_onehot[0]) & (~reset);
+        lists$0$free_id = free_index;
+        lists$1$clock = clock;
+        lists$1$reset = reset;
+        offered$1$clock = clock;
+        fits_now = (fits_now & ~(1 << (1)) | ((msg_len32 <= bytes$1) << (1)));
+        has_buffer_now = (has_buffer_now & ~(1 << (1)) | ((lists$1$alloc_valid & (offer16$1 < buffers$1)) << (1)));
+        offered$1$d = lists$1$alloc_id;
+        full_now = (full_now & ~(1 << (1)) | ((lists$1$full) << (1)));
+        lists$1$alloc_ready = (take & take_class[1]) & (~reset);
+        lists$1$free_valid = (free_valid & free_onehot[1]) & (~reset);
+        lists$1$free_id = free_index;
+        lists$2$clock = clock;
+        lists$2$reset = reset;
+        offered$2$clock = clock;
+        fits_now = (fits_now & ~(1 << (2)) | ((msg_len32 <= bytes$2) << (2)));
+        has_buffer_now = (has_buffer_now & ~(1 << (2)) | ((lists$2$alloc_valid & (offer16$2 < buffers$2)) << (2)));
+        offered$2$d = lists$2$alloc_id;
+        full_now = (full_now & ~(1 << (2)) | ((lists$2$full) << (2)));
+        lists$2$alloc_ready = (take & take_class[2]) & (~reset);
+        lists$2$free_valid = (free_valid & free_onehot[2]) & (~reset);
+        lists$2$free_id = free_index;
+        lists$3$clock = clock;
+        lists$3$reset = reset;
+        offered$3$clock = clock;
+        fits_now = (fits_now & ~(1 << (3)) | ((msg_len32 <= bytes$3) << (3)));
+        has_buffer_now = (has_buffer_now & ~(1 << (3)) | ((lists$3$alloc_valid & (offer16$3 < buffers$3)) << (3)));
+        offered$3$d = lists$3$alloc_id;
+        full_now = (full_now & ~(1 << (3)) | ((lists$3$full) << (3)));
+        lists$3$alloc_ready = (take & take_class[3]) & (~reset);
+        lists$3$free_valid = (free_valid & free_onehot[3]) & (~reset);
+        lists$3$free_id = free_index;
+        fits = fits_now;
+        has_buffer$d = has_buffer_now;
+        full = full_now;
+        page$0 = base$0 + ((((offered$0$q) & 16'hffff) * pages$0) & 16'hffff);
+        page$1 = base$1 + ((((offered$1$q) & 16'hffff) * pages$1) & 16'hffff);
+        page$2 = base$2 + ((((offered$2$q) & 16'hffff) * pages$2) & 16'hffff);
+        page$3 = base$3 + ((((offered$3$q) & 16'hffff) * pages$3) & 16'hffff);
+        usable = request_fits & has_buffer$q;
+        chosen = 32'h0;
+        chosen_index = offered$0$q;
+        chosen_page = page$0;
+        best = 32'h0;
+        if (usable[32'h3 - 0]) begin
+            chosen = (32'h3 - 0);
+            chosen_index = offered$3$q;
+            chosen_page = page$3;
+        end
+        if (request_fits[32'h3 - 0]) begin
+            best = (32'h3 - 0);
+        end
+        if (usable[32'h3 - 1]) begin
+            chosen = (32'h3 - 1);
+            chosen_index = offered$2$q;
+            chosen_page = page$2;
+        end
+        if (request_fits[32'h3 - 1]) begin
+            best = (32'h3 - 1);
+        end
+        if (usable[32'h3 - 2]) begin
+            chosen = (32'h3 - 2);
+            chosen_index = offered$1$q;
+            chosen_page = page$1;
+        end
+        if (request_fits[32'h3 - 2]) begin
+            best = (32'h3 - 2);
+        end
+        if (usable[32'h3 - 3]) begin
+            chosen = (32'h3 - 3);
+            chosen_index = offered$0$q;
+            chosen_page = page$0;
+        end
+        if (request_fits[32'h3 - 3]) begin
+            best = (32'h3 - 3);
+        end
+        fallback = chosen != best;
+        exhausted = ~|usable;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$has_buffer(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$has_buffer
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  alloc_valid;
+    output reg  [3:0] alloc_id;
+    input wire  alloc_ready;
+    input wire  free_valid;
+    input wire  [3:0] free_id;
+    output reg  empty;
+    output reg  full;
+    output reg  [15:0] double_free_count;
+
+    // Stub signals
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
+    reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
+    reg  [15:0] lowest_free$bitmap;
+    wire  lowest_free$found;
+    wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
+
+    // Local signals
+    reg  [15:0] occupied;
+    reg  freeing_ok;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees double_frees(
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$lowest_free lowest_free(
+        .bitmap(lowest_free$bitmap),
+        .found(lowest_free$found),
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
+    );
+
+    // Update code
+    always @(*) begin
+        in_use$clock = clock;
+        pending$clock = clock;
+        in_use$d = in_use$q;
+        pending$d = pending$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
+        occupied = in_use$q | pending$q;
+        lowest_free$bitmap = ~occupied;
+        alloc_valid = lowest_free$found;
+        alloc_id = lowest_free$index;
+        empty = ~lowest_free$found;
+        full = ~|occupied;
+        double_free_count = double_frees$count;
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = occupied & (~freed$onehot);
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
+        end
+        if (reset) begin
+            in_use$d = 32'h0;
+            pending$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees$value
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$freed
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$in_use(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$in_use
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$lowest_free(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+    output reg  [15:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$lowest_free
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$0$pending(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$0$pending
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  alloc_valid;
+    output reg  [3:0] alloc_id;
+    input wire  alloc_ready;
+    input wire  free_valid;
+    input wire  [3:0] free_id;
+    output reg  empty;
+    output reg  full;
+    output reg  [15:0] double_free_count;
+
+    // Stub signals
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
+    reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
+    reg  [15:0] lowest_free$bitmap;
+    wire  lowest_free$found;
+    wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
+
+    // Local signals
+    reg  [15:0] occupied;
+    reg  freeing_ok;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees double_frees(
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$lowest_free lowest_free(
+        .bitmap(lowest_free$bitmap),
+        .found(lowest_free$found),
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
+    );
+
+    // Update code
+    always @(*) begin
+        in_use$clock = clock;
+        pending$clock = clock;
+        in_use$d = in_use$q;
+        pending$d = pending$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
+        occupied = in_use$q | pending$q;
+        lowest_free$bitmap = ~occupied;
+        alloc_valid = lowest_free$found;
+        alloc_id = lowest_free$index;
+        empty = ~lowest_free$found;
+        full = ~|occupied;
+        double_free_count = double_frees$count;
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = occupied & (~freed$onehot);
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
+        end
+        if (reset) begin
+            in_use$d = 32'h0;
+            pending$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees$value
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$freed
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$in_use(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$in_use
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$lowest_free(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+    output reg  [15:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$lowest_free
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$1$pending(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$1$pending
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  alloc_valid;
+    output reg  [3:0] alloc_id;
+    input wire  alloc_ready;
+    input wire  free_valid;
+    input wire  [3:0] free_id;
+    output reg  empty;
+    output reg  full;
+    output reg  [15:0] double_free_count;
+
+    // Stub signals
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
+    reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
+    reg  [15:0] lowest_free$bitmap;
+    wire  lowest_free$found;
+    wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
+
+    // Local signals
+    reg  [15:0] occupied;
+    reg  freeing_ok;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees double_frees(
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$lowest_free lowest_free(
+        .bitmap(lowest_free$bitmap),
+        .found(lowest_free$found),
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
+    );
+
+    // Update code
+    always @(*) begin
+        in_use$clock = clock;
+        pending$clock = clock;
+        in_use$d = in_use$q;
+        pending$d = pending$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
+        occupied = in_use$q | pending$q;
+        lowest_free$bitmap = ~occupied;
+        alloc_valid = lowest_free$found;
+        alloc_id = lowest_free$index;
+        empty = ~lowest_free$found;
+        full = ~|occupied;
+        double_free_count = double_frees$count;
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = occupied & (~freed$onehot);
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
+        end
+        if (reset) begin
+            in_use$d = 32'h0;
+            pending$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees$value
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$freed
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$in_use(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$in_use
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$lowest_free(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+    output reg  [15:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$lowest_free
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$2$pending(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$2$pending
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  alloc_valid;
+    output reg  [3:0] alloc_id;
+    input wire  alloc_ready;
+    input wire  free_valid;
+    input wire  [3:0] free_id;
+    output reg  empty;
+    output reg  full;
+    output reg  [15:0] double_free_count;
+
+    // Stub signals
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
+    reg  double_frees$clock;
+    reg  double_frees$reset;
+    reg  double_frees$increment;
+    wire  [15:0] double_frees$count;
+    reg  [15:0] lowest_free$bitmap;
+    wire  lowest_free$found;
+    wire  [3:0] lowest_free$index;
+    wire  [15:0] lowest_free$onehot;
+    reg  [3:0] freed$index;
+    reg  freed$enable;
+    wire  [15:0] freed$onehot;
+
+    // Local signals
+    reg  [15:0] occupied;
+    reg  freeing_ok;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees double_frees(
+        .clock(double_frees$clock),
+        .reset(double_frees$reset),
+        .increment(double_frees$increment),
+        .count(double_frees$count)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$lowest_free lowest_free(
+        .bitmap(lowest_free$bitmap),
+        .found(lowest_free$found),
+        .index(lowest_free$index),
+        .onehot(lowest_free$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$freed freed(
+        .index(freed$index),
+        .enable(freed$enable),
+        .onehot(freed$onehot)
+    );
+
+    // Update code
+    always @(*) begin
+        in_use$clock = clock;
+        pending$clock = clock;
+        in_use$d = in_use$q;
+        pending$d = pending$q;
+        double_frees$clock = clock;
+        double_frees$reset = reset;
+        double_frees$increment = 1'b0;
+        occupied = in_use$q | pending$q;
+        lowest_free$bitmap = ~occupied;
+        alloc_valid = lowest_free$found;
+        alloc_id = lowest_free$index;
+        empty = ~lowest_free$found;
+        full = ~|occupied;
+        double_free_count = double_frees$count;
+        pending$d = 32'h0;
+        if (alloc_ready) begin
+            pending$d = lowest_free$onehot;
+        end
+        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
+        freed$index = free_id;
+        freed$enable = freeing_ok;
+        in_use$d = occupied & (~freed$onehot);
+        if (free_valid & (~freeing_ok)) begin
+            double_frees$increment = 1'b1;
+        end
+        if (reset) begin
+            in_use$d = 32'h0;
+            pending$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees(clock,reset,increment,count);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  increment;
+    output reg  [15:0] count;
+
+    // Constant declarations
+    localparam  saturate = 1'b1;
+    localparam  all_ones = 16'hffff;
+
+    // Stub signals
+    reg  [15:0] value$d;
+    wire  [15:0] value$q;
+    reg  value$clock;
+
+    // Sub module instances
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees$value value(
+        .d(value$d),
+        .q(value$q),
+        .clock(value$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        value$clock = clock;
+        value$d = value$q;
+        count = value$q;
+        if (increment & (~(saturate & (value$q == all_ones)))) begin
+            value$d = value$q + 32'h1;
+        end
+        if (reset) begin
+            value$d = 32'h0;
+        end
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees$value(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees$value
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$freed(index,enable,onehot);
+
+    // Module arguments
+    input wire  [3:0] index;
+    input wire  enable;
+    output reg  [15:0] onehot;
+
+    // Update code (custom)
+    always @(*) begin
+       onehot = 16'd0;
+       if (enable) begin
+          onehot = 16'd1 << index;
+       end
+    end
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$freed
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$in_use(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$in_use
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$lowest_free(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [15:0] bitmap;
+    output reg  found;
+    output reg  [3:0] index;
+    output reg  [15:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 16'haaaa;
+    localparam  index_bit$1 = 16'hcccc;
+    localparam  index_bit$2 = 16'hf0f0;
+    localparam  index_bit$3 = 16'hff00;
+
+    // Local signals
+    reg  [15:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$lowest_free
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$lists$3$pending(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$lists$3$pending
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$offered$0(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$offered$0
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$offered$1(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$offered$1
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$offered$2(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$offered$2
+
+
+module nt_blocks_16_reassembly$msg_table$buffers$offered$3(d,q,clock);
+
+    // Module arguments
+    input wire  [3:0] d;
+    output reg  [3:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 4'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_reassembly$msg_table$buffers$offered$3
 
 
 module nt_blocks_16_reassembly$msg_table$c_bad_offset(clock,reset,increment,count);
@@ -4939,1093 +6126,6 @@ module nt_blocks_16_reassembly$msg_table$c_zero_len$value(d,q,clock);
     end
 
 endmodule // nt_blocks_16_reassembly$msg_table$c_zero_len$value
-
-
-module nt_blocks_16_reassembly$msg_table$class0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
-    reg  double_frees$clock;
-    reg  double_frees$reset;
-    reg  double_frees$increment;
-    wire  [15:0] double_frees$count;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-    wire  [15:0] lowest_free$onehot;
-    reg  [3:0] freed$index;
-    reg  freed$enable;
-    wire  [15:0] freed$onehot;
-
-    // Local signals
-    reg  [15:0] occupied;
-    reg  freeing_ok;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class0$double_frees double_frees(
-        .clock(double_frees$clock),
-        .reset(double_frees$reset),
-        .increment(double_frees$increment),
-        .count(double_frees$count)
-    );
-    nt_blocks_16_reassembly$msg_table$class0$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index),
-        .onehot(lowest_free$onehot)
-    );
-    nt_blocks_16_reassembly$msg_table$class0$freed freed(
-        .index(freed$index),
-        .enable(freed$enable),
-        .onehot(freed$onehot)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        pending$clock = clock;
-        in_use$d = in_use$q;
-        pending$d = pending$q;
-        double_frees$clock = clock;
-        double_frees$reset = reset;
-        double_frees$increment = 1'b0;
-        occupied = in_use$q | pending$q;
-        lowest_free$bitmap = ~occupied;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|occupied;
-        double_free_count = double_frees$count;
-        pending$d = 32'h0;
-        if (alloc_ready) begin
-            pending$d = lowest_free$onehot;
-        end
-        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
-        freed$index = free_id;
-        freed$enable = freeing_ok;
-        in_use$d = occupied & (~freed$onehot);
-        if (free_valid & (~freeing_ok)) begin
-            double_frees$increment = 1'b1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            pending$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0
-
-
-module nt_blocks_16_reassembly$msg_table$class0$double_frees(clock,reset,increment,count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  increment;
-    output reg  [15:0] count;
-
-    // Constant declarations
-    localparam  saturate = 1'b1;
-    localparam  all_ones = 16'hffff;
-
-    // Stub signals
-    reg  [15:0] value$d;
-    wire  [15:0] value$q;
-    reg  value$clock;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class0$double_frees$value value(
-        .d(value$d),
-        .q(value$q),
-        .clock(value$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        value$clock = clock;
-        value$d = value$q;
-        count = value$q;
-        if (increment & (~(saturate & (value$q == all_ones)))) begin
-            value$d = value$q + 32'h1;
-        end
-        if (reset) begin
-            value$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0$double_frees
-
-
-module nt_blocks_16_reassembly$msg_table$class0$double_frees$value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0$double_frees$value
-
-
-module nt_blocks_16_reassembly$msg_table$class0$freed(index,enable,onehot);
-
-    // Module arguments
-    input wire  [3:0] index;
-    input wire  enable;
-    output reg  [15:0] onehot;
-
-    // Update code (custom)
-    always @(*) begin
-       onehot = 16'd0;
-       if (enable) begin
-          onehot = 16'd1 << index;
-       end
-    end
-endmodule // nt_blocks_16_reassembly$msg_table$class0$freed
-
-
-module nt_blocks_16_reassembly$msg_table$class0$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0$in_use
-
-
-module nt_blocks_16_reassembly$msg_table$class0$lowest_free(bitmap,found,index,onehot);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
-    output reg  found;
-    output reg  [3:0] index;
-    output reg  [15:0] onehot;
-
-    // Constant declarations
-    localparam  index_bit$0 = 16'haaaa;
-    localparam  index_bit$1 = 16'hcccc;
-    localparam  index_bit$2 = 16'hf0f0;
-    localparam  index_bit$3 = 16'hff00;
-
-    // Local signals
-    reg  [15:0] lowest_set_onehot;
-
-    // Update code
-    always @(*) begin
-        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
-        onehot = lowest_set_onehot;
-        found = |bitmap;
-        index = 32'h0;
-        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
-        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
-        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
-        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0$lowest_free
-
-
-module nt_blocks_16_reassembly$msg_table$class0$pending(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class0$pending
-
-
-module nt_blocks_16_reassembly$msg_table$class1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
-    reg  double_frees$clock;
-    reg  double_frees$reset;
-    reg  double_frees$increment;
-    wire  [15:0] double_frees$count;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-    wire  [15:0] lowest_free$onehot;
-    reg  [3:0] freed$index;
-    reg  freed$enable;
-    wire  [15:0] freed$onehot;
-
-    // Local signals
-    reg  [15:0] occupied;
-    reg  freeing_ok;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class1$double_frees double_frees(
-        .clock(double_frees$clock),
-        .reset(double_frees$reset),
-        .increment(double_frees$increment),
-        .count(double_frees$count)
-    );
-    nt_blocks_16_reassembly$msg_table$class1$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index),
-        .onehot(lowest_free$onehot)
-    );
-    nt_blocks_16_reassembly$msg_table$class1$freed freed(
-        .index(freed$index),
-        .enable(freed$enable),
-        .onehot(freed$onehot)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        pending$clock = clock;
-        in_use$d = in_use$q;
-        pending$d = pending$q;
-        double_frees$clock = clock;
-        double_frees$reset = reset;
-        double_frees$increment = 1'b0;
-        occupied = in_use$q | pending$q;
-        lowest_free$bitmap = ~occupied;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|occupied;
-        double_free_count = double_frees$count;
-        pending$d = 32'h0;
-        if (alloc_ready) begin
-            pending$d = lowest_free$onehot;
-        end
-        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
-        freed$index = free_id;
-        freed$enable = freeing_ok;
-        in_use$d = occupied & (~freed$onehot);
-        if (free_valid & (~freeing_ok)) begin
-            double_frees$increment = 1'b1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            pending$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1
-
-
-module nt_blocks_16_reassembly$msg_table$class1$double_frees(clock,reset,increment,count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  increment;
-    output reg  [15:0] count;
-
-    // Constant declarations
-    localparam  saturate = 1'b1;
-    localparam  all_ones = 16'hffff;
-
-    // Stub signals
-    reg  [15:0] value$d;
-    wire  [15:0] value$q;
-    reg  value$clock;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class1$double_frees$value value(
-        .d(value$d),
-        .q(value$q),
-        .clock(value$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        value$clock = clock;
-        value$d = value$q;
-        count = value$q;
-        if (increment & (~(saturate & (value$q == all_ones)))) begin
-            value$d = value$q + 32'h1;
-        end
-        if (reset) begin
-            value$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1$double_frees
-
-
-module nt_blocks_16_reassembly$msg_table$class1$double_frees$value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1$double_frees$value
-
-
-module nt_blocks_16_reassembly$msg_table$class1$freed(index,enable,onehot);
-
-    // Module arguments
-    input wire  [3:0] index;
-    input wire  enable;
-    output reg  [15:0] onehot;
-
-    // Update code (custom)
-    always @(*) begin
-       onehot = 16'd0;
-       if (enable) begin
-          onehot = 16'd1 << index;
-       end
-    end
-endmodule // nt_blocks_16_reassembly$msg_table$class1$freed
-
-
-module nt_blocks_16_reassembly$msg_table$class1$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1$in_use
-
-
-module nt_blocks_16_reassembly$msg_table$class1$lowest_free(bitmap,found,index,onehot);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
-    output reg  found;
-    output reg  [3:0] index;
-    output reg  [15:0] onehot;
-
-    // Constant declarations
-    localparam  index_bit$0 = 16'haaaa;
-    localparam  index_bit$1 = 16'hcccc;
-    localparam  index_bit$2 = 16'hf0f0;
-    localparam  index_bit$3 = 16'hff00;
-
-    // Local signals
-    reg  [15:0] lowest_set_onehot;
-
-    // Update code
-    always @(*) begin
-        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
-        onehot = lowest_set_onehot;
-        found = |bitmap;
-        index = 32'h0;
-        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
-        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
-        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
-        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1$lowest_free
-
-
-module nt_blocks_16_reassembly$msg_table$class1$pending(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class1$pending
-
-
-module nt_blocks_16_reassembly$msg_table$class2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
-    reg  double_frees$clock;
-    reg  double_frees$reset;
-    reg  double_frees$increment;
-    wire  [15:0] double_frees$count;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-    wire  [15:0] lowest_free$onehot;
-    reg  [3:0] freed$index;
-    reg  freed$enable;
-    wire  [15:0] freed$onehot;
-
-    // Local signals
-    reg  [15:0] occupied;
-    reg  freeing_ok;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class2$double_frees double_frees(
-        .clock(double_frees$clock),
-        .reset(double_frees$reset),
-        .increment(double_frees$increment),
-        .count(double_frees$count)
-    );
-    nt_blocks_16_reassembly$msg_table$class2$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index),
-        .onehot(lowest_free$onehot)
-    );
-    nt_blocks_16_reassembly$msg_table$class2$freed freed(
-        .index(freed$index),
-        .enable(freed$enable),
-        .onehot(freed$onehot)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        pending$clock = clock;
-        in_use$d = in_use$q;
-        pending$d = pending$q;
-        double_frees$clock = clock;
-        double_frees$reset = reset;
-        double_frees$increment = 1'b0;
-        occupied = in_use$q | pending$q;
-        lowest_free$bitmap = ~occupied;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|occupied;
-        double_free_count = double_frees$count;
-        pending$d = 32'h0;
-        if (alloc_ready) begin
-            pending$d = lowest_free$onehot;
-        end
-        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
-        freed$index = free_id;
-        freed$enable = freeing_ok;
-        in_use$d = occupied & (~freed$onehot);
-        if (free_valid & (~freeing_ok)) begin
-            double_frees$increment = 1'b1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            pending$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2
-
-
-module nt_blocks_16_reassembly$msg_table$class2$double_frees(clock,reset,increment,count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  increment;
-    output reg  [15:0] count;
-
-    // Constant declarations
-    localparam  saturate = 1'b1;
-    localparam  all_ones = 16'hffff;
-
-    // Stub signals
-    reg  [15:0] value$d;
-    wire  [15:0] value$q;
-    reg  value$clock;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class2$double_frees$value value(
-        .d(value$d),
-        .q(value$q),
-        .clock(value$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        value$clock = clock;
-        value$d = value$q;
-        count = value$q;
-        if (increment & (~(saturate & (value$q == all_ones)))) begin
-            value$d = value$q + 32'h1;
-        end
-        if (reset) begin
-            value$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2$double_frees
-
-
-module nt_blocks_16_reassembly$msg_table$class2$double_frees$value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2$double_frees$value
-
-
-module nt_blocks_16_reassembly$msg_table$class2$freed(index,enable,onehot);
-
-    // Module arguments
-    input wire  [3:0] index;
-    input wire  enable;
-    output reg  [15:0] onehot;
-
-    // Update code (custom)
-    always @(*) begin
-       onehot = 16'd0;
-       if (enable) begin
-          onehot = 16'd1 << index;
-       end
-    end
-endmodule // nt_blocks_16_reassembly$msg_table$class2$freed
-
-
-module nt_blocks_16_reassembly$msg_table$class2$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2$in_use
-
-
-module nt_blocks_16_reassembly$msg_table$class2$lowest_free(bitmap,found,index,onehot);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
-    output reg  found;
-    output reg  [3:0] index;
-    output reg  [15:0] onehot;
-
-    // Constant declarations
-    localparam  index_bit$0 = 16'haaaa;
-    localparam  index_bit$1 = 16'hcccc;
-    localparam  index_bit$2 = 16'hf0f0;
-    localparam  index_bit$3 = 16'hff00;
-
-    // Local signals
-    reg  [15:0] lowest_set_onehot;
-
-    // Update code
-    always @(*) begin
-        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
-        onehot = lowest_set_onehot;
-        found = |bitmap;
-        index = 32'h0;
-        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
-        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
-        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
-        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2$lowest_free
-
-
-module nt_blocks_16_reassembly$msg_table$class2$pending(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class2$pending
-
-
-module nt_blocks_16_reassembly$msg_table$class3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
-    input wire  alloc_ready;
-    input wire  free_valid;
-    input wire  [3:0] free_id;
-    output reg  empty;
-    output reg  full;
-    output reg  [15:0] double_free_count;
-
-    // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
-    reg  double_frees$clock;
-    reg  double_frees$reset;
-    reg  double_frees$increment;
-    wire  [15:0] double_frees$count;
-    reg  [15:0] lowest_free$bitmap;
-    wire  lowest_free$found;
-    wire  [3:0] lowest_free$index;
-    wire  [15:0] lowest_free$onehot;
-    reg  [3:0] freed$index;
-    reg  freed$enable;
-    wire  [15:0] freed$onehot;
-
-    // Local signals
-    reg  [15:0] occupied;
-    reg  freeing_ok;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$class3$double_frees double_frees(
-        .clock(double_frees$clock),
-        .reset(double_frees$reset),
-        .increment(double_frees$increment),
-        .count(double_frees$count)
-    );
-    nt_blocks_16_reassembly$msg_table$class3$lowest_free lowest_free(
-        .bitmap(lowest_free$bitmap),
-        .found(lowest_free$found),
-        .index(lowest_free$index),
-        .onehot(lowest_free$onehot)
-    );
-    nt_blocks_16_reassembly$msg_table$class3$freed freed(
-        .index(freed$index),
-        .enable(freed$enable),
-        .onehot(freed$onehot)
-    );
-
-    // Update code
-    always @(*) begin
-        in_use$clock = clock;
-        pending$clock = clock;
-        in_use$d = in_use$q;
-        pending$d = pending$q;
-        double_frees$clock = clock;
-        double_frees$reset = reset;
-        double_frees$increment = 1'b0;
-        occupied = in_use$q | pending$q;
-        lowest_free$bitmap = ~occupied;
-        alloc_valid = lowest_free$found;
-        alloc_id = lowest_free$index;
-        empty = ~lowest_free$found;
-        full = ~|occupied;
-        double_free_count = double_frees$count;
-        pending$d = 32'h0;
-        if (alloc_ready) begin
-            pending$d = lowest_free$onehot;
-        end
-        freeing_ok = free_valid & (in_use$q[free_id] | pending$q[free_id]);
-        freed$index = free_id;
-        freed$enable = freeing_ok;
-        in_use$d = occupied & (~freed$onehot);
-        if (free_valid & (~freeing_ok)) begin
-            double_frees$increment = 1'b1;
-        end
-        if (reset) begin
-            in_use$d = 32'h0;
-            pending$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3
-
-
-module nt_blocks_16_reassembly$msg_table$class3$double_frees(clock,reset,increment,count);
-
-    // Module arguments
-    input wire  clock;
-    input wire  reset;
-    input wire  increment;
-    output reg  [15:0] count;
-
-    // Constant declarations
-    localparam  saturate = 1'b1;
-    localparam  all_ones = 16'hffff;
-
-    // Stub signals
-    reg  [15:0] value$d;
-    wire  [15:0] value$q;
-    reg  value$clock;
-
-    // Sub module instances
-    nt_blocks_16_reassembly$msg_table$class3$double_frees$value value(
-        .d(value$d),
-        .q(value$q),
-        .clock(value$clock)
-    );
-
-    // Update code
-    always @(*) begin
-        value$clock = clock;
-        value$d = value$q;
-        count = value$q;
-        if (increment & (~(saturate & (value$q == all_ones)))) begin
-            value$d = value$q + 32'h1;
-        end
-        if (reset) begin
-            value$d = 32'h0;
-        end
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3$double_frees
-
-
-module nt_blocks_16_reassembly$msg_table$class3$double_frees$value(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3$double_frees$value
-
-
-module nt_blocks_16_reassembly$msg_table$class3$freed(index,enable,onehot);
-
-    // Module arguments
-    input wire  [3:0] index;
-    input wire  enable;
-    output reg  [15:0] onehot;
-
-    // Update code (custom)
-    always @(*) begin
-       onehot = 16'd0;
-       if (enable) begin
-          onehot = 16'd1 << index;
-       end
-    end
-endmodule // nt_blocks_16_reassembly$msg_table$class3$freed
-
-
-module nt_blocks_16_reassembly$msg_table$class3$in_use(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3$in_use
-
-
-module nt_blocks_16_reassembly$msg_table$class3$lowest_free(bitmap,found,index,onehot);
-
-    // Module arguments
-    input wire  [15:0] bitmap;
-    output reg  found;
-    output reg  [3:0] index;
-    output reg  [15:0] onehot;
-
-    // Constant declarations
-    localparam  index_bit$0 = 16'haaaa;
-    localparam  index_bit$1 = 16'hcccc;
-    localparam  index_bit$2 = 16'hf0f0;
-    localparam  index_bit$3 = 16'hff00;
-
-    // Local signals
-    reg  [15:0] lowest_set_onehot;
-
-    // Update code
-    always @(*) begin
-        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
-        onehot = lowest_set_onehot;
-        found = |bitmap;
-        index = 32'h0;
-        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
-        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
-        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
-        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3$lowest_free
-
-
-module nt_blocks_16_reassembly$msg_table$class3$pending(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class3$pending
-
-
-module nt_blocks_16_reassembly$msg_table$class_avail(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class_avail
-
-
-module nt_blocks_16_reassembly$msg_table$class_index$0(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class_index$0
-
-
-module nt_blocks_16_reassembly$msg_table$class_index$1(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class_index$1
-
-
-module nt_blocks_16_reassembly$msg_table$class_index$2(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class_index$2
-
-
-module nt_blocks_16_reassembly$msg_table$class_index$3(d,q,clock);
-
-    // Module arguments
-    input wire  [3:0] d;
-    output reg  [3:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 4'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_reassembly$msg_table$class_index$3
 
 
 module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);

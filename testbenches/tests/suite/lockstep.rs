@@ -111,6 +111,20 @@ fn free_list() {
     pass::<FreeList<128, 7>>("nt_blocks_128_free_list", free_list_stimulus(), 20_000, 52);
 }
 
+/// Takes from random classes and frees among the first 16 buffers of each, so every class
+/// of the 128-message preset (16 buffers in the largest two) runs out and comes back.
+#[test]
+fn rx_buffer_classes() {
+    use nanotransport_hdl::nic::rx_buffer_classes::RxBufferClasses;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.001))
+        .drive("msg_len", Drive::Range(0, 40 * 1024))
+        .drive("take", Drive::Bernoulli(0.4))
+        .drive("free_valid", Drive::Bernoulli(0.4))
+        .drive("free_index", Drive::Range(0, 15));
+    pass::<RxBufferClasses<128, 7>>("nt_blocks_128_rx_buffer_classes", stimulus, 20_000, 53);
+}
+
 fn timer_stimulus(entries: u64) -> Stimulus {
     Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.001))

@@ -23,6 +23,7 @@ mod nic {
     mod packet_generator;
     mod packetization;
     mod reassembly;
+    mod rx_buffer_classes;
     mod status_bank;
     mod timer;
 }

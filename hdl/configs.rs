@@ -283,6 +283,10 @@ impl NicConfig {
                 blocks.push(("delivered_set_small", verilog_of(&mut crate::nic::delivered_set::DeliveredSet::<4>::default())));
                 blocks.push(("key_hash", verilog_of(&mut crate::common::key_hash::KeyHash::<12>::default())));
                 blocks.push(("reassembly", verilog_of(&mut Reassembly::<16, 4, 4, PAYLOAD_WORD_BITS>::default())));
+                blocks.push((
+                    "message_read_out",
+                    verilog_of(&mut crate::nic::message_read_out::MessageReadOut::<4, PAYLOAD_WORD_BITS>::default()),
+                ));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
                 blocks.push(("tx_path", tx_path_verilog::<16, 4>(&tx_classes_for(16))));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).

@@ -6,6 +6,7 @@ pub mod csr;
 pub mod delivered_set;
 pub mod empty_egress;
 pub mod get_rx_msg_info;
+pub mod message_read_out;
 pub mod packet_generator;
 pub mod packetization;
 pub mod reassembly;

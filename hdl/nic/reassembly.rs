@@ -1,7 +1,7 @@
 //! Reassembly module (thesis §3.2.3 Algorithm 1, §3.2.5, §3.3.2): the receive path's
 //! fixed-function block for `N = 2^IW` concurrent messages (16 and 128 in the NIC presets). It
 //! contains the [`GetRxMsgInfo`] table (served on the `req` and `resp` bundles), the ingress
-//! [`Timer`], the payload memory and the in-order read-out towards the CPU.
+//! [`Timer`], the payload memory and the in-order [`MessageReadOut`] towards the CPU.
 //!
 //! # What it does
 //! * **Packets in** (`s_axis`, a 64-bit [`NicRxPacketSink`]): the ingress metadata of
@@ -22,7 +22,8 @@
 //!   *written*; when it equals OnesUntil(num_pkts) the message is complete, its timer is
 //!   cancelled in that same cycle and it joins the read-out queue. `is_last_pkt` from the
 //!   metadata is ignored: a message with a hole is never delivered (it is garbage-collected).
-//! * **Read-out** (`m_axis_*`), one message at a time in order of completion: two header
+//! * **Read-out** (`m_axis_*`, the sub-block [`MessageReadOut`]), one message at a time in order
+//!   of completion: two header
 //!   beats — bytes 0–3 `remote_ip`, 4–5 `remote_port`, 6–7 `local_port`, 8–9 `msg_len`, 10–15
 //!   zero (little-endian; Algorithm 1 lines 12–16) — then the payload; the final beat's `tkeep`
 //!   covers `msg_len mod 8` bytes (bytes beyond are zero). After the last word the slot is
@@ -106,6 +107,7 @@ use crate::common::bundles::{NicRxPacketSink, RxMsgInfoAnswerSource, RxMsgInfoRe
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
+use crate::nic::message_read_out::MessageReadOut;
 use crate::nic::timer::Timer;
 use crate::Blank;
 use rust_hdl::prelude::*;
@@ -209,15 +211,8 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     fifo_count: DFF<Bits<16>>,
     fifo_usable: DFF<Bits<16>>,
     fifo_wrote: DFF<Bit>,
-    ro_state: DFF<Bits<2>>,
-    ro_slot: DFF<Bits<IW>>,
-    ro_ptr: DFF<Bits<PW>>,
-    ro_words_left: DFF<Bits<13>>,
-    ro_msg_len: DFF<Bits<16>>,
-    out_valid: DFF<Bit>,
-    out_data: DFF<Bits<64>>,
-    out_keep: DFF<Bits<8>>,
-    out_last: DFF<Bit>,
+    /// The read-out of complete messages towards the CPU.
+    read_out: MessageReadOut<IW, PW>,
     c_stale: WrappingCounter<32>,
     c_bad_offset: WrappingCounter<32>,
     c_duplicate: WrappingCounter<32>,
@@ -226,24 +221,12 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     c_stale_timeout: WrappingCounter<32>,
     c_delivered: WrappingCounter<32>,
     all_ones64: Constant<Bits<64>>,
-    out_free: Signal<Local, Bit>,
     h_entry: Signal<Local, Bits<103>>,
-    h_slot: Signal<Local, Bits<IW>>,
-    h_len: Signal<Local, Bits<16>>,
-    h_word: Signal<Local, Bits<PW>>,
     can_start: Signal<Local, Bit>,
     start_fifo: Signal<Local, Bit>,
     start_bypass: Signal<Local, Bit>,
     start: Signal<Local, Bit>,
     fifo_write: Signal<Local, Bit>,
-    load_hdr1: Signal<Local, Bit>,
-    load_data: Signal<Local, Bit>,
-    ro_last_word: Signal<Local, Bit>,
-    ro_ptr_next: Signal<Local, Bits<PW>>,
-    last_rem: Signal<Local, Bits<3>>,
-    last_rem_bits: Signal<Local, Bits<6>>,
-    last_keep: Signal<Local, Bits<8>>,
-    last_mask: Signal<Local, Bits<64>>,
     beat: Signal<Local, Bit>,
     first: Signal<Local, Bit>,
     m_slot: Signal<Local, Bits<IW>>,
@@ -367,16 +350,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             fifo_tail,
             fifo_count,
             fifo_usable,
-            fifo_wrote,
-            ro_state,
-            ro_slot,
-            ro_ptr,
-            ro_words_left,
-            ro_msg_len,
-            out_valid,
-            out_data,
-            out_keep,
-            out_last
+            fifo_wrote
         );
         clock!(self, clock, c_bad_length, c_bad_offset, c_delivered, c_duplicate, c_gc, c_stale, c_stale_timeout);
         self.c_bad_length.reset.next = self.reset.val();
@@ -393,7 +367,8 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.c_stale.increment.next = false;
         self.c_stale_timeout.reset.next = self.reset.val();
         self.c_stale_timeout.increment.next = false;
-        clock!(self, clock, msg_table, timer);
+        clock!(self, clock, msg_table, timer, read_out);
+        self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.slot_ram.read_clock.next = self.clock.val();
@@ -597,16 +572,15 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             self.gc_slot.d.next = self.t_slot.val();
         }
 
-        // ---- Read-out engine (registered AXI4-Stream output).
-        self.m_axis_tvalid.next = self.out_valid.q.val();
-        self.m_axis_tdata.next = self.out_data.q.val();
-        self.m_axis_tkeep.next = self.out_keep.q.val();
-        self.m_axis_tlast.next = self.out_last.q.val();
-        self.out_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
+        // ---- Read-out (registered AXI4-Stream output).
+        self.m_axis_tvalid.next = self.read_out.m_axis_tvalid.val();
+        self.m_axis_tdata.next = self.read_out.m_axis_tdata.val();
+        self.m_axis_tkeep.next = self.read_out.m_axis_tkeep.val();
+        self.m_axis_tlast.next = self.read_out.m_axis_tlast.val();
+        self.read_out.m_axis_tready.next = self.m_axis_tready.val();
         // Start from the queue head, or straight from the packet that completed a message
         // when nothing is queued (bypass).
-        self.can_start.next =
-            ((self.ro_state.q.val() == 0) & self.out_free.val()) & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());
+        self.can_start.next = self.read_out.ready.val() & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());
         self.start_fifo.next = self.can_start.val() & (self.fifo_usable.q.val() != 0);
         self.start_bypass.next = (self.can_start.val() & (self.fifo_count.q.val() == 0)) & self.complete.val();
         self.start.next = self.start_fifo.val() | self.start_bypass.val();
@@ -614,66 +588,13 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         if self.start_bypass.val() {
             self.h_entry.next = self.c_header.val();
         }
-        self.h_slot.next = self.h_entry.val().get_bits::<IW>(0);
-        self.h_len.next = self.h_entry.val().get_bits::<16>(74);
-        self.h_word.next = bit_cast::<PW, 13>(self.h_entry.val().get_bits::<13>(90)) << 7;
-        self.load_hdr1.next = (self.ro_state.q.val() == 1) & self.out_free.val();
-        self.load_data.next = (self.ro_state.q.val() == 2) & self.out_free.val();
-        self.ro_last_word.next = self.load_data.val() & (self.ro_words_left.q.val() == 1);
-        self.ro_ptr_next.next = self.ro_ptr.q.val();
-        if self.start.val() {
-            self.ro_ptr_next.next = self.h_word.val();
-        }
-        if self.load_data.val() {
-            self.ro_ptr_next.next = self.ro_ptr.q.val() + 1;
-        }
-        self.ro_ptr.d.next = self.ro_ptr_next.val();
-        self.payload.read_address.next = self.ro_ptr_next.val();
-        self.last_rem.next = self.ro_msg_len.q.val().get_bits::<3>(0);
-        self.last_rem_bits.next = bit_cast::<6, 3>(self.last_rem.val()) << 3;
-        self.last_keep.next = 0xFF.into();
-        self.last_mask.next = self.all_ones64.val();
-        if self.last_rem.val() != 0 {
-            self.last_keep.next = (bits::<8>(1) << self.last_rem.val()) - 1;
-            self.last_mask.next = (bits::<64>(1) << self.last_rem_bits.val()) - 1;
-        }
-        if self.start.val() {
-            self.out_valid.d.next = true;
-            // Header beat 0: remote_ip, remote_port, local_port.
-            self.out_data.d.next = (bit_cast::<64, 48>(self.h_entry.val().get_bits::<48>(26)))
-                | (bit_cast::<64, 16>(self.h_entry.val().get_bits::<16>(10)) << 48);
-            self.out_keep.d.next = 0xFF.into();
-            self.out_last.d.next = false;
-            self.ro_state.d.next = 1.into();
-            self.ro_slot.d.next = self.h_slot.val();
-            self.ro_msg_len.d.next = self.h_len.val();
-        } else if self.load_hdr1.val() {
-            self.out_valid.d.next = true;
-            self.out_data.d.next = bit_cast::<64, 16>(self.ro_msg_len.q.val());
-            self.out_keep.d.next = 0xFF.into();
-            self.out_last.d.next = false;
-            self.ro_state.d.next = 2.into();
-            // Counted from the registered length during header beat 1, not in the start cycle
-            // (whose header may come straight from the packet that completed the message).
-            self.ro_words_left.d.next = bit_cast::<13, 17>((bit_cast::<17, 16>(self.ro_msg_len.q.val()) + 7) >> 3);
-        } else if self.load_data.val() {
-            self.out_valid.d.next = true;
-            self.out_data.d.next = self.payload.read_data.val();
-            self.out_keep.d.next = 0xFF.into();
-            self.out_last.d.next = false;
-            self.ro_words_left.d.next = self.ro_words_left.q.val() - 1;
-            if self.ro_last_word.val() {
-                self.out_data.d.next = self.payload.read_data.val() & self.last_mask.val();
-                self.out_keep.d.next = self.last_keep.val();
-                self.out_last.d.next = true;
-                self.ro_state.d.next = 0.into();
-            }
-        } else if self.m_axis_tready.val() {
-            self.out_valid.d.next = false;
-        }
-        if self.ro_last_word.val() {
+        self.read_out.start.next = self.start.val();
+        self.read_out.header.next = self.h_entry.val();
+        self.payload.read_address.next = self.read_out.payload_address.val();
+        self.read_out.payload_data.next = self.payload.read_data.val();
+        if self.read_out.done.val() {
             self.ro_rel_pending.d.next = true;
-            self.ro_rel_slot.d.next = self.ro_slot.q.val();
+            self.ro_rel_slot.d.next = self.read_out.done_slot.val();
         }
 
         // ---- Packet input, stage 0: register the beat; the first beat's rx_msg_id addresses
@@ -821,8 +742,6 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             self.fifo_count.d.next = 0.into();
             self.fifo_usable.d.next = 0.into();
             self.fifo_wrote.d.next = false;
-            self.ro_state.d.next = 0.into();
-            self.out_valid.d.next = false;
             self.slot_ram.write_enable.next = false;
             self.written_ram.write_enable.next = false;
             self.fifo_ram.write_enable.next = false;

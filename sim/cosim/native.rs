@@ -8,6 +8,7 @@ use nanotransport_hdl::common::{
     bitmap_all_any::BitmapAllAny, event_counter::EventCounter, find_first_set::FindFirstSet, free_list::FreeList, one_hot::OneHot,
     ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
+use nanotransport_hdl::nic::message_read_out::MessageReadOut;
 use nanotransport_hdl::nic::rx_buffer_classes::RxBufferClasses;
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
@@ -169,6 +170,10 @@ free_list_dut!(16, 4; 128, 7);
 native_dut!(RxBufferClasses<128, 7>, clocked: true,
     inputs: [reset, msg_len, request_fits, take, take_class, free_valid, free_class, free_index],
     outputs: [fits, chosen, chosen_index, chosen_page, fallback, exhausted, full]);
+
+native_dut!(MessageReadOut<4, 17>, clocked: true,
+    inputs: [reset, start, header, payload_data, m_axis_tready],
+    outputs: [ready, payload_address, done, done_slot, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid]);
 
 macro_rules! timer_dut {
     ($($n:literal, $iw:literal);*) => {$(

@@ -276,33 +276,20 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
     reg  fifo_wrote$d;
     wire  fifo_wrote$q;
     reg  fifo_wrote$clock;
-    reg  [1:0] ro_state$d;
-    wire  [1:0] ro_state$q;
-    reg  ro_state$clock;
-    reg  [6:0] ro_slot$d;
-    wire  [6:0] ro_slot$q;
-    reg  ro_slot$clock;
-    reg  [16:0] ro_ptr$d;
-    wire  [16:0] ro_ptr$q;
-    reg  ro_ptr$clock;
-    reg  [12:0] ro_words_left$d;
-    wire  [12:0] ro_words_left$q;
-    reg  ro_words_left$clock;
-    reg  [15:0] ro_msg_len$d;
-    wire  [15:0] ro_msg_len$q;
-    reg  ro_msg_len$clock;
-    reg  out_valid$d;
-    wire  out_valid$q;
-    reg  out_valid$clock;
-    reg  [63:0] out_data$d;
-    wire  [63:0] out_data$q;
-    reg  out_data$clock;
-    reg  [7:0] out_keep$d;
-    wire  [7:0] out_keep$q;
-    reg  out_keep$clock;
-    reg  out_last$d;
-    wire  out_last$q;
-    reg  out_last$clock;
+    reg  read_out$clock;
+    reg  read_out$reset;
+    wire  read_out$ready;
+    reg  read_out$start;
+    reg  [102:0] read_out$header;
+    wire  [16:0] read_out$payload_address;
+    reg  [63:0] read_out$payload_data;
+    wire  read_out$done;
+    wire  [6:0] read_out$done_slot;
+    wire  [63:0] read_out$m_axis_tdata;
+    wire  [7:0] read_out$m_axis_tkeep;
+    wire  read_out$m_axis_tlast;
+    wire  read_out$m_axis_tvalid;
+    reg  read_out$m_axis_tready;
     reg  c_stale$clock;
     reg  c_stale$reset;
     reg  c_stale$increment;
@@ -345,24 +332,12 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
     wire  [127:0] release_mask$onehot;
 
     // Local signals
-    reg  out_free;
     reg  [102:0] h_entry;
-    reg  [6:0] h_slot;
-    reg  [15:0] h_len;
-    reg  [16:0] h_word;
     reg  can_start;
     reg  start_fifo;
     reg  start_bypass;
     reg  start;
     reg  fifo_write;
-    reg  load_hdr1;
-    reg  load_data;
-    reg  ro_last_word;
-    reg  [16:0] ro_ptr_next;
-    reg  [2:0] last_rem;
-    reg  [5:0] last_rem_bits;
-    reg  [7:0] last_keep;
-    reg  [63:0] last_mask;
     reg  beat;
     reg  first;
     reg  [6:0] m_slot;
@@ -733,50 +708,21 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         .q(fifo_wrote$q),
         .clock(fifo_wrote$clock)
     );
-    nt_blocks_128_reassembly$ro_state ro_state(
-        .d(ro_state$d),
-        .q(ro_state$q),
-        .clock(ro_state$clock)
-    );
-    nt_blocks_128_reassembly$ro_slot ro_slot(
-        .d(ro_slot$d),
-        .q(ro_slot$q),
-        .clock(ro_slot$clock)
-    );
-    nt_blocks_128_reassembly$ro_ptr ro_ptr(
-        .d(ro_ptr$d),
-        .q(ro_ptr$q),
-        .clock(ro_ptr$clock)
-    );
-    nt_blocks_128_reassembly$ro_words_left ro_words_left(
-        .d(ro_words_left$d),
-        .q(ro_words_left$q),
-        .clock(ro_words_left$clock)
-    );
-    nt_blocks_128_reassembly$ro_msg_len ro_msg_len(
-        .d(ro_msg_len$d),
-        .q(ro_msg_len$q),
-        .clock(ro_msg_len$clock)
-    );
-    nt_blocks_128_reassembly$out_valid out_valid(
-        .d(out_valid$d),
-        .q(out_valid$q),
-        .clock(out_valid$clock)
-    );
-    nt_blocks_128_reassembly$out_data out_data(
-        .d(out_data$d),
-        .q(out_data$q),
-        .clock(out_data$clock)
-    );
-    nt_blocks_128_reassembly$out_keep out_keep(
-        .d(out_keep$d),
-        .q(out_keep$q),
-        .clock(out_keep$clock)
-    );
-    nt_blocks_128_reassembly$out_last out_last(
-        .d(out_last$d),
-        .q(out_last$q),
-        .clock(out_last$clock)
+    nt_blocks_128_reassembly$read_out read_out(
+        .clock(read_out$clock),
+        .reset(read_out$reset),
+        .ready(read_out$ready),
+        .start(read_out$start),
+        .header(read_out$header),
+        .payload_address(read_out$payload_address),
+        .payload_data(read_out$payload_data),
+        .done(read_out$done),
+        .done_slot(read_out$done_slot),
+        .m_axis_tdata(read_out$m_axis_tdata),
+        .m_axis_tkeep(read_out$m_axis_tkeep),
+        .m_axis_tlast(read_out$m_axis_tlast),
+        .m_axis_tvalid(read_out$m_axis_tvalid),
+        .m_axis_tready(read_out$m_axis_tready)
     );
     nt_blocks_128_reassembly$c_stale c_stale(
         .clock(c_stale$clock),
@@ -887,15 +833,6 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         fifo_count$clock = clock;
         fifo_usable$clock = clock;
         fifo_wrote$clock = clock;
-        ro_state$clock = clock;
-        ro_slot$clock = clock;
-        ro_ptr$clock = clock;
-        ro_words_left$clock = clock;
-        ro_msg_len$clock = clock;
-        out_valid$clock = clock;
-        out_data$clock = clock;
-        out_keep$clock = clock;
-        out_last$clock = clock;
         now$d = now$q;
         live$d = live$q;
         closed$d = closed$q;
@@ -940,15 +877,6 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         fifo_count$d = fifo_count$q;
         fifo_usable$d = fifo_usable$q;
         fifo_wrote$d = fifo_wrote$q;
-        ro_state$d = ro_state$q;
-        ro_slot$d = ro_slot$q;
-        ro_ptr$d = ro_ptr$q;
-        ro_words_left$d = ro_words_left$q;
-        ro_msg_len$d = ro_msg_len$q;
-        out_valid$d = out_valid$q;
-        out_data$d = out_data$q;
-        out_keep$d = out_keep$q;
-        out_last$d = out_last$q;
         c_bad_length$clock = clock;
         c_bad_offset$clock = clock;
         c_delivered$clock = clock;
@@ -972,6 +900,8 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         c_stale_timeout$increment = 1'b0;
         msg_table$clock = clock;
         timer$clock = clock;
+        read_out$clock = clock;
+        read_out$reset = reset;
         payload$read_clock = clock;
         payload$write_clock = clock;
         slot_ram$read_clock = clock;
@@ -1151,12 +1081,12 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
             gc_pending$d = 1'b1;
             gc_slot$d = t_slot;
         end
-        m_axis_tvalid = out_valid$q;
-        m_axis_tdata = out_data$q;
-        m_axis_tkeep = out_keep$q;
-        m_axis_tlast = out_last$q;
-        out_free = (~out_valid$q) | m_axis_tready;
-        can_start = ((ro_state$q == 32'h0) & out_free) & ((~ro_rel_pending$q) | rel_taken);
+        m_axis_tvalid = read_out$m_axis_tvalid;
+        m_axis_tdata = read_out$m_axis_tdata;
+        m_axis_tkeep = read_out$m_axis_tkeep;
+        m_axis_tlast = read_out$m_axis_tlast;
+        read_out$m_axis_tready = m_axis_tready;
+        can_start = read_out$ready & ((~ro_rel_pending$q) | rel_taken);
         start_fifo = can_start & (fifo_usable$q != 32'h0);
         start_bypass = (can_start & (fifo_count$q == 32'h0)) & complete;
         start = start_fifo | start_bypass;
@@ -1164,65 +1094,13 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
         if (start_bypass) begin
             h_entry = c_header;
         end
-        h_slot = h_entry[(32'h0)+:(7)];
-        h_len = h_entry[(32'h4a)+:(16)];
-        h_word = ((h_entry[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
-        load_hdr1 = (ro_state$q == 32'h1) & out_free;
-        load_data = (ro_state$q == 32'h2) & out_free;
-        ro_last_word = load_data & (ro_words_left$q == 32'h1);
-        ro_ptr_next = ro_ptr$q;
-        if (start) begin
-            ro_ptr_next = h_word;
-        end
-        if (load_data) begin
-            ro_ptr_next = ro_ptr$q + 32'h1;
-        end
-        ro_ptr$d = ro_ptr_next;
-        payload$read_address = ro_ptr_next;
-        last_rem = ro_msg_len$q[(32'h0)+:(3)];
-        last_rem_bits = ((last_rem) & 6'h3f) << 32'h3;
-        last_keep = 32'hff;
-        last_mask = all_ones64;
-        if (last_rem != 32'h0) begin
-            last_keep = (((32'h1) & 8'hff) << last_rem) - 32'h1;
-            last_mask = (((32'h1) & 64'hffffffffffffffff) << last_rem_bits) - 32'h1;
-        end
-        if (start) begin
-            out_valid$d = 1'b1;
-            out_data$d = (((h_entry[(32'h1a)+:(48)]) & 64'hffffffffffffffff)) | (((h_entry[(32'ha)+:(16)]) & 64'hffffffffffffffff) << 32'h30);
-            out_keep$d = 32'hff;
-            out_last$d = 1'b0;
-            ro_state$d = 32'h1;
-            ro_slot$d = h_slot;
-            ro_msg_len$d = h_len;
-        end
-        else if (load_hdr1) begin
-            out_valid$d = 1'b1;
-            out_data$d = ((ro_msg_len$q) & 64'hffffffffffffffff);
-            out_keep$d = 32'hff;
-            out_last$d = 1'b0;
-            ro_state$d = 32'h2;
-            ro_words_left$d = (((((ro_msg_len$q) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
-        end
-        else if (load_data) begin
-            out_valid$d = 1'b1;
-            out_data$d = payload$read_data;
-            out_keep$d = 32'hff;
-            out_last$d = 1'b0;
-            ro_words_left$d = ro_words_left$q - 32'h1;
-            if (ro_last_word) begin
-                out_data$d = payload$read_data & last_mask;
-                out_keep$d = last_keep;
-                out_last$d = 1'b1;
-                ro_state$d = 32'h0;
-            end
-        end
-        else if (m_axis_tready) begin
-            out_valid$d = 1'b0;
-        end
-        if (ro_last_word) begin
+        read_out$start = start;
+        read_out$header = h_entry;
+        payload$read_address = read_out$payload_address;
+        read_out$payload_data = payload$read_data;
+        if (read_out$done) begin
             ro_rel_pending$d = 1'b1;
-            ro_rel_slot$d = ro_slot$q;
+            ro_rel_slot$d = read_out$done_slot;
         end
         slot_ram$read_address = m_slot;
         written_ram$read_address = m_slot;
@@ -1354,8 +1232,6 @@ module nt_blocks_128_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,
             fifo_count$d = 32'h0;
             fifo_usable$d = 32'h0;
             fifo_wrote$d = 1'b0;
-            ro_state$d = 32'h0;
-            out_valid$d = 1'b0;
             slot_ram$write_enable = 1'b0;
             written_ram$write_enable = 1'b0;
             fifo_ram$write_enable = 1'b0;
@@ -9768,82 +9644,6 @@ module nt_blocks_128_reassembly$now(d,q,clock);
 endmodule // nt_blocks_128_reassembly$now
 
 
-module nt_blocks_128_reassembly$out_data(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$out_data
-
-
-module nt_blocks_128_reassembly$out_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$out_keep
-
-
-module nt_blocks_128_reassembly$out_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$out_last
-
-
-module nt_blocks_128_reassembly$out_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$out_valid
-
-
 module nt_blocks_128_reassembly$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
@@ -9873,6 +9673,377 @@ module nt_blocks_128_reassembly$payload(read_address,read_clock,read_data,write_
 endmodule // nt_blocks_128_reassembly$payload
 
 
+module nt_blocks_128_reassembly$read_out(clock,reset,ready,start,header,payload_address,payload_data,done,done_slot,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    output reg  ready;
+    input wire  start;
+    input wire  [102:0] header;
+    output reg  [16:0] payload_address;
+    input wire  [63:0] payload_data;
+    output reg  done;
+    output reg  [6:0] done_slot;
+    output reg  [63:0] m_axis_tdata;
+    output reg  [7:0] m_axis_tkeep;
+    output reg  m_axis_tlast;
+    output reg  m_axis_tvalid;
+    input wire  m_axis_tready;
+
+    // Constant declarations
+    localparam  all_ones64 = 64'hffffffffffffffff;
+
+    // Stub signals
+    reg  [1:0] state$d;
+    wire  [1:0] state$q;
+    reg  state$clock;
+    reg  [6:0] slot$d;
+    wire  [6:0] slot$q;
+    reg  slot$clock;
+    reg  [16:0] ptr$d;
+    wire  [16:0] ptr$q;
+    reg  ptr$clock;
+    reg  [12:0] words_left$d;
+    wire  [12:0] words_left$q;
+    reg  words_left$clock;
+    reg  [15:0] msg_len$d;
+    wire  [15:0] msg_len$q;
+    reg  msg_len$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    reg  [63:0] out_data$d;
+    wire  [63:0] out_data$q;
+    reg  out_data$clock;
+    reg  [7:0] out_keep$d;
+    wire  [7:0] out_keep$q;
+    reg  out_keep$clock;
+    reg  out_last$d;
+    wire  out_last$q;
+    reg  out_last$clock;
+
+    // Local signals
+    reg  out_free;
+    reg  [16:0] first_word;
+    reg  load_hdr1;
+    reg  load_data;
+    reg  last_word;
+    reg  [16:0] ptr_next;
+    reg  [2:0] last_rem;
+    reg  [5:0] last_rem_bits;
+    reg  [7:0] last_keep;
+    reg  [63:0] last_mask;
+
+    // Sub module instances
+    nt_blocks_128_reassembly$read_out$state state(
+        .d(state$d),
+        .q(state$q),
+        .clock(state$clock)
+    );
+    nt_blocks_128_reassembly$read_out$slot slot(
+        .d(slot$d),
+        .q(slot$q),
+        .clock(slot$clock)
+    );
+    nt_blocks_128_reassembly$read_out$ptr ptr(
+        .d(ptr$d),
+        .q(ptr$q),
+        .clock(ptr$clock)
+    );
+    nt_blocks_128_reassembly$read_out$words_left words_left(
+        .d(words_left$d),
+        .q(words_left$q),
+        .clock(words_left$clock)
+    );
+    nt_blocks_128_reassembly$read_out$msg_len msg_len(
+        .d(msg_len$d),
+        .q(msg_len$q),
+        .clock(msg_len$clock)
+    );
+    nt_blocks_128_reassembly$read_out$out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    nt_blocks_128_reassembly$read_out$out_data out_data(
+        .d(out_data$d),
+        .q(out_data$q),
+        .clock(out_data$clock)
+    );
+    nt_blocks_128_reassembly$read_out$out_keep out_keep(
+        .d(out_keep$d),
+        .q(out_keep$q),
+        .clock(out_keep$clock)
+    );
+    nt_blocks_128_reassembly$read_out$out_last out_last(
+        .d(out_last$d),
+        .q(out_last$q),
+        .clock(out_last$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        state$clock = clock;
+        slot$clock = clock;
+        ptr$clock = clock;
+        words_left$clock = clock;
+        msg_len$clock = clock;
+        out_valid$clock = clock;
+        out_data$clock = clock;
+        out_keep$clock = clock;
+        out_last$clock = clock;
+        state$d = state$q;
+        slot$d = slot$q;
+        ptr$d = ptr$q;
+        words_left$d = words_left$q;
+        msg_len$d = msg_len$q;
+        out_valid$d = out_valid$q;
+        out_data$d = out_data$q;
+        out_keep$d = out_keep$q;
+        out_last$d = out_last$q;
+        m_axis_tvalid = out_valid$q;
+        m_axis_tdata = out_data$q;
+        m_axis_tkeep = out_keep$q;
+        m_axis_tlast = out_last$q;
+        out_free = (~out_valid$q) | m_axis_tready;
+        ready = (state$q == 32'h0) & out_free;
+        first_word = ((header[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
+        load_hdr1 = (state$q == 32'h1) & out_free;
+        load_data = (state$q == 32'h2) & out_free;
+        last_word = load_data & (words_left$q == 32'h1);
+        done = last_word;
+        done_slot = slot$q;
+        ptr_next = ptr$q;
+        if (start) begin
+            ptr_next = first_word;
+        end
+        if (load_data) begin
+            ptr_next = ptr$q + 32'h1;
+        end
+        ptr$d = ptr_next;
+        payload_address = ptr_next;
+        last_rem = msg_len$q[(32'h0)+:(3)];
+        last_rem_bits = ((last_rem) & 6'h3f) << 32'h3;
+        last_keep = 32'hff;
+        last_mask = all_ones64;
+        if (last_rem != 32'h0) begin
+            last_keep = (((32'h1) & 8'hff) << last_rem) - 32'h1;
+            last_mask = (((32'h1) & 64'hffffffffffffffff) << last_rem_bits) - 32'h1;
+        end
+        if (start) begin
+            out_valid$d = 1'b1;
+            out_data$d = (((header[(32'h1a)+:(48)]) & 64'hffffffffffffffff)) | (((header[(32'ha)+:(16)]) & 64'hffffffffffffffff) << 32'h30);
+            out_keep$d = 32'hff;
+            out_last$d = 1'b0;
+            state$d = 32'h1;
+            slot$d = header[(32'h0)+:(7)];
+            msg_len$d = header[(32'h4a)+:(16)];
+        end
+        else if (load_hdr1) begin
+            out_valid$d = 1'b1;
+            out_data$d = ((msg_len$q) & 64'hffffffffffffffff);
+            out_keep$d = 32'hff;
+            out_last$d = 1'b0;
+            state$d = 32'h2;
+            words_left$d = (((((msg_len$q) & 17'h1ffff) + 32'h7) >> 32'h3) & 13'h1fff);
+        end
+        else if (load_data) begin
+            out_valid$d = 1'b1;
+            out_data$d = payload_data;
+            out_keep$d = 32'hff;
+            out_last$d = 1'b0;
+            words_left$d = words_left$q - 32'h1;
+            if (last_word) begin
+                out_data$d = payload_data & last_mask;
+                out_keep$d = last_keep;
+                out_last$d = 1'b1;
+                state$d = 32'h0;
+            end
+        end
+        else if (m_axis_tready) begin
+            out_valid$d = 1'b0;
+        end
+        if (reset) begin
+            state$d = 32'h0;
+            out_valid$d = 1'b0;
+        end
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out
+
+
+module nt_blocks_128_reassembly$read_out$msg_len(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$msg_len
+
+
+module nt_blocks_128_reassembly$read_out$out_data(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$out_data
+
+
+module nt_blocks_128_reassembly$read_out$out_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$out_keep
+
+
+module nt_blocks_128_reassembly$read_out$out_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$out_last
+
+
+module nt_blocks_128_reassembly$read_out$out_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$out_valid
+
+
+module nt_blocks_128_reassembly$read_out$ptr(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$ptr
+
+
+module nt_blocks_128_reassembly$read_out$slot(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$slot
+
+
+module nt_blocks_128_reassembly$read_out$state(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$state
+
+
+module nt_blocks_128_reassembly$read_out$words_left(d,q,clock);
+
+    // Module arguments
+    input wire  [12:0] d;
+    output reg  [12:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 13'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_128_reassembly$read_out$words_left
+
+
 module nt_blocks_128_reassembly$release_mask(index,enable,onehot);
 
     // Module arguments
@@ -9891,44 +10062,6 @@ module nt_blocks_128_reassembly$release_mask(index,enable,onehot);
        end
     end
 endmodule // nt_blocks_128_reassembly$release_mask
-
-
-module nt_blocks_128_reassembly$ro_msg_len(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$ro_msg_len
-
-
-module nt_blocks_128_reassembly$ro_ptr(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$ro_ptr
 
 
 module nt_blocks_128_reassembly$ro_rel_pending(d,q,clock);
@@ -9967,63 +10100,6 @@ module nt_blocks_128_reassembly$ro_rel_slot(d,q,clock);
     end
 
 endmodule // nt_blocks_128_reassembly$ro_rel_slot
-
-
-module nt_blocks_128_reassembly$ro_slot(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$ro_slot
-
-
-module nt_blocks_128_reassembly$ro_state(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$ro_state
-
-
-module nt_blocks_128_reassembly$ro_words_left(d,q,clock);
-
-    // Module arguments
-    input wire  [12:0] d;
-    output reg  [12:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 13'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_128_reassembly$ro_words_left
 
 
 module nt_blocks_128_reassembly$rx_busy(d,q,clock);

@@ -20,6 +20,7 @@ mod nic {
     mod delivered_set;
     mod empty_egress;
     mod get_rx_msg_info;
+    mod message_read_out;
     mod packet_generator;
     mod packetization;
     mod reassembly;

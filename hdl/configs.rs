@@ -289,6 +289,12 @@ impl NicConfig {
                 ));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
                 blocks.push(("tx_path", tx_path_verilog::<16, 4>(&tx_classes_for(16))));
+                blocks.push((
+                    "packet_read_out",
+                    verilog_of(
+                        &mut crate::nic::packet_read_out::PacketReadOut::<4, { crate::nic::tx_path::TX_PAYLOAD_ADDR_BITS }>::default(),
+                    ),
+                ));
                 // Stateful register extern: one 16-bit entry per message (e.g. NDP's credit).
                 blocks.push(("register_extern", verilog_of(&mut crate::pisa::register_extern::RegisterExtern::<16, 4>::default())));
                 blocks.push(("packet_generator", verilog_of(&mut crate::nic::packet_generator::PacketGenerator::<16, 4, 3>::default())));

@@ -8,6 +8,7 @@ pub mod empty_egress;
 pub mod get_rx_msg_info;
 pub mod message_read_out;
 pub mod packet_generator;
+pub mod packet_read_out;
 pub mod packetization;
 pub mod reassembly;
 pub mod register_map;

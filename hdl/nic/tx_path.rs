@@ -1,6 +1,7 @@
 //! Transmit path (thesis §3.2.4–3.2.5, §3.3.2) for `N = 2^IW` messages: CPU message interface
 //! with size-class buffers, the RAM-based [`Packetization`] core, an N-entry egress [`Timer`]
-//! and the payload read-out into a packet stream. One implementation for every size; the size
+//! and the payload read-out into a packet stream ([`PacketReadOut`]). One implementation for
+//! every size; the size
 //! classes are constructor parameters ([`TxPath::new`], checked by [`check_tx_classes`]), the
 //! payload memory is `2^PW` 64-bit words.
 //!
@@ -112,6 +113,7 @@ use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
+use crate::nic::packet_read_out::PacketReadOut;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
 use crate::Blank;
@@ -250,6 +252,7 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     class_ffs: [FindFirstSet<N, IW>; TX_MAX_CLASSES],
     max_msg_bytes: Constant<Bits<16>>,
     comp_capacity: Constant<Bits<16>>,
+    ones8: Constant<Bits<8>>,
     buf_in_use: DFF<Bits<N>>,
     cnt_double_free: SaturatingCounter<16>,
     comp_q: StreamFifo<Bits<17>, IW>,
@@ -298,26 +301,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     returning: DFF<Bits<N>>,
     /// Returning slots whose last message had the last generation (their next ID wraps).
     wrapping: DFF<Bits<N>>,
-    // read-out
-    rd_active: DFF<Bit>,
-    rd_slot: DFF<Bits<IW>>,
-    rd_addr: DFF<Bits<PW>>,
-    rd_beats: DFF<Bits<8>>,
-    rd_last_keep: DFF<Bits<8>>,
-    rd_meta: DFF<Bits<138>>,
-    s1_valid: DFF<Bit>,
-    s1_keep: DFF<Bits<8>>,
-    s1_last: DFF<Bit>,
-    s1_meta: DFF<Bits<138>>,
-    e_count: DFF<Bits<2>>,
-    e0_data: DFF<Bits<64>>,
-    e0_keep: DFF<Bits<8>>,
-    e0_last: DFF<Bit>,
-    e0_meta: DFF<Bits<138>>,
-    e1_data: DFF<Bits<64>>,
-    e1_keep: DFF<Bits<8>>,
-    e1_last: DFF<Bit>,
-    e1_meta: DFF<Bits<138>>,
+    /// The packet read-out: descriptors to payload beats.
+    read_out: PacketReadOut<IW, PW>,
 
     // writer locals
     w0_len: Signal<Local, Bits<16>>,
@@ -363,31 +348,6 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     comp_wraps: Signal<Local, Bit>,
     wrap_after_take: Signal<Local, Bits<N>>,
     ret_after_take: Signal<Local, Bits<N>>,
-    // read-out locals
-    pop: Signal<Local, Bit>,
-    space: Signal<Local, Bit>,
-    issue: Signal<Local, Bit>,
-    issue_last: Signal<Local, Bit>,
-    accept: Signal<Local, Bit>,
-    /// A descriptor accepted by the idle read-out issues its first read in the same cycle.
-    first_issue: Signal<Local, Bit>,
-    d_beats: Signal<Local, Bits<8>>,
-    d_last_keep: Signal<Local, Bits<8>>,
-    /// Whole KiB of the message left from this packet on (`msg_len / 1024 − offset`, 9 bits so
-    /// an offset past the end reads as negative, hence large) and the message's last partial KiB.
-    d_kib_left: Signal<Local, Bits<9>>,
-    d_tail_bytes: Signal<Local, Bits<10>>,
-    /// The packet is the message's short last one: fewer than 1024 bytes, `msg_len mod 1024`.
-    d_short: Signal<Local, Bit>,
-    d_base: Signal<Local, Bits<PW>>,
-    d_meta: Signal<Local, Bits<138>>,
-    d_meta_lo: Signal<Local, Bits<138>>,
-    d_meta_new: Signal<Local, Bits<138>>,
-    d_meta_rtx: Signal<Local, Bits<138>>,
-
-    ones8: Constant<Bits<8>>,
-    bit136: Constant<Bits<138>>,
-    bit137: Constant<Bits<138>>,
 }
 
 impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
@@ -417,13 +377,11 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
             class_bytes: std::array::from_fn(|k| Constant::new(bytes[k].into())),
             max_msg_bytes: Constant::new(max_bytes.into()),
             comp_capacity: Constant::new((N as u64).into()),
+            ones8: Constant::new(0xFFu64.into()),
             cooldown: Constant::new((KEY_REUSE_CYCLES << IW).to_bits()),
             slot_mask16: Constant::new(((1u64 << IW) - 1).to_bits()),
             time_mask: Constant::new(((u32::MAX as u64) & !((1u64 << IW) - 1)).to_bits()),
             slot_bits: Constant::new((IW as u64).to_bits()),
-            ones8: Constant::new(0xFFu64.into()),
-            bit136: Constant::new(Bits::<138>::default().replace_bit(136, true)),
-            bit137: Constant::new(Bits::<138>::default().replace_bit(137, true)),
             ..Self::blank()
         }
     }
@@ -491,26 +449,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             comp_in_valid,
             comp_in_data,
             cool_due,
-            cool_steady,
-            rd_active,
-            rd_slot,
-            rd_addr,
-            rd_beats,
-            rd_last_keep,
-            rd_meta,
-            s1_valid,
-            s1_keep,
-            s1_last,
-            s1_meta,
-            e_count,
-            e0_data,
-            e0_keep,
-            e0_last,
-            e0_meta,
-            e1_data,
-            e1_keep,
-            e1_last,
-            e1_meta
+            cool_steady
         );
         clock!(self, clock, cnt_double_free, cnt_framing, cnt_rejected);
         self.cnt_double_free.reset.next = self.reset.val();
@@ -519,7 +458,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.cnt_framing.increment.next = false;
         self.cnt_rejected.reset.next = self.reset.val();
         self.cnt_rejected.increment.next = false;
-        clock!(self, clock, core, timer, comp_q, cool_q);
+        clock!(self, clock, core, timer, comp_q, cool_q, read_out);
+        self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();
         self.payload.write_clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
@@ -705,8 +645,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.busy_core1.enable.next = self.core.pkt_q1_valid.val();
         self.busy_core2.index.next = self.core.pkt_q2_slot.val();
         self.busy_core2.enable.next = self.core.pkt_q2_valid.val();
-        self.busy_rd.index.next = self.rd_slot.q.val();
-        self.busy_rd.enable.next = self.rd_active.q.val();
+        self.busy_rd.index.next = self.read_out.busy_slot.val();
+        self.busy_rd.enable.next = self.read_out.busy.val();
         self.busy_mask.next =
             ((self.busy_core0.onehot.val() | self.busy_core1.onehot.val()) | self.busy_core2.onehot.val()) | self.busy_rd.onehot.val();
         self.busy_seen.d.next = self.busy_mask.val();
@@ -720,7 +660,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.ret_cand_busy.next = (((self.core.pkt_valid.val() & (self.core.pkt_slot.val() == self.ret_cand_slot.q.val()))
             | (self.core.pkt_q1_valid.val() & (self.core.pkt_q1_slot.val() == self.ret_cand_slot.q.val())))
             | (self.core.pkt_q2_valid.val() & (self.core.pkt_q2_slot.val() == self.ret_cand_slot.q.val())))
-            | (self.rd_active.q.val() & (self.rd_slot.q.val() == self.ret_cand_slot.q.val()));
+            | (self.read_out.busy.val() & (self.read_out.busy_slot.val() == self.ret_cand_slot.q.val()));
         // A returned slot whose generation is the last one (its next tx_msg_id wraps to
         // generation 0) waits KEY_REUSE_CYCLES in the cooling FIFO before its buffer is free
         // again; any other returned slot is free at once. Free port priority: a framing error's
@@ -778,144 +718,24 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         }
         self.buf_in_use.d.next = self.in_use_after_alloc.val() & (!self.freed_mask.onehot.val());
         // ---------------- read-out ----------------
-        self.pop.next = (self.e_count.q.val() != 0) & self.m_axis_pkt.tready.val();
-        // Room for a beat read now (arriving next cycle): occupancy after this cycle < 2.
-        self.space.next = ((self.e_count.q.val() == 0) | ((self.e_count.q.val() == 1) & ((!self.s1_valid.q.val()) | self.pop.val())))
-            | (((self.e_count.q.val() == 2) & self.pop.val()) & (!self.s1_valid.q.val()));
-        self.issue.next = self.rd_active.q.val() & self.space.val();
-        self.issue_last.next = self.issue.val() & (self.rd_beats.q.val() == 1);
-        self.core.pkt_ready.next = (!self.rd_active.q.val()) | self.issue_last.val();
-        self.accept.next = self.core.pkt_valid.val() & ((!self.rd_active.q.val()) | self.issue_last.val());
-        // Descriptor → first word address, beats and the last beat's keep.
-        // The packet carries min(1024, msg_len − 1024·offset) bytes. The low 10 bits of
-        // 1024·offset are zero, so only the KiB part is subtracted (6 bits), and the short last
-        // packet's beats and keep come from `msg_len mod 1024` alone, beside the subtraction.
-        self.d_kib_left.next = bit_cast::<9, 16>(self.core.pkt_msg_len.val() >> 10) - bit_cast::<9, 8>(self.core.pkt_offset.val());
-        self.d_tail_bytes.next = self.core.pkt_msg_len.val().get_bits::<10>(0);
-        self.d_short.next = self.d_kib_left.val() == 0;
-        self.d_beats.next = 128.into();
-        self.d_last_keep.next = 0xFF.into();
-        if self.d_short.val() {
-            self.d_beats.next = bit_cast::<8, 7>(self.d_tail_bytes.val().get_bits::<7>(3))
-                + bit_cast::<8, 1>((self.d_tail_bytes.val().get_bits::<3>(0) != 0).into());
-            if self.d_tail_bytes.val().get_bits::<3>(0) != 0 {
-                self.d_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_tail_bytes.val().get_bits::<3>(0)));
-            }
-        }
-        self.d_base.next = self.d_base_rom.data.val() + (bit_cast::<PW, 8>(self.core.pkt_offset.val()) << 7);
-        self.d_meta_lo.next = bit_cast::<138, 32>(self.core.pkt_remote_ip.val())
-            | (bit_cast::<138, 16>(self.core.pkt_remote_port.val()) << 32)
-            | (bit_cast::<138, 16>(self.core.pkt_msg_len.val()) << 48)
-            | (bit_cast::<138, 8>(self.core.pkt_offset.val()) << 64)
-            | (bit_cast::<138, 16>(self.core.pkt_local_port.val()) << 72)
-            | (bit_cast::<138, 16>(self.core.pkt_tx_msg_id.val()) << 88)
-            | (bit_cast::<138, 16>(self.core.pkt_credit.val()) << 104)
-            | (bit_cast::<138, 8>(self.core.pkt_rank.val()) << 120)
-            | (bit_cast::<138, 8>(self.core.pkt_flags.val()) << 128);
-        self.d_meta_new.next = 0.into();
-        if self.core.pkt_is_new_msg.val() {
-            self.d_meta_new.next = self.bit136.val();
-        }
-        self.d_meta_rtx.next = 0.into();
-        if self.core.pkt_is_rtx.val() {
-            self.d_meta_rtx.next = self.bit137.val();
-        }
-        self.d_meta.next = (self.d_meta_lo.val() | self.d_meta_new.val()) | self.d_meta_rtx.val();
-
-        // One payload read per cycle: the active packet's next beat, or the first beat of a
-        // descriptor the idle read-out accepts now (this keeps the transmit latency at 9 cycles
-        // with the core's three stages).
-        self.first_issue.next = (self.accept.val() & (!self.rd_active.q.val())) & self.space.val();
-        self.payload.read_address.next = self.rd_addr.q.val();
-        if self.first_issue.val() {
-            self.payload.read_address.next = self.d_base.val();
-        }
-        self.s1_valid.d.next = self.issue.val() | self.first_issue.val();
-        self.s1_keep.d.next = 0xFF.into();
-        if self.issue_last.val() {
-            self.s1_keep.d.next = self.rd_last_keep.q.val();
-        }
-        if self.first_issue.val() & (self.d_beats.val() == 1) {
-            self.s1_keep.d.next = self.d_last_keep.val();
-        }
-        self.s1_last.d.next = self.issue_last.val() | (self.first_issue.val() & (self.d_beats.val() == 1));
-        self.s1_meta.d.next = self.rd_meta.q.val();
-        if self.first_issue.val() {
-            self.s1_meta.d.next = self.d_meta.val();
-        }
-        if self.issue.val() {
-            self.rd_addr.d.next = self.rd_addr.q.val() + 1;
-            self.rd_beats.d.next = self.rd_beats.q.val() - 1;
-        }
-        if self.issue_last.val() {
-            self.rd_active.d.next = false;
-        }
-        if self.accept.val() {
-            self.rd_active.d.next = true;
-            self.rd_slot.d.next = self.core.pkt_slot.val();
-            self.rd_addr.d.next = self.d_base.val();
-            self.rd_beats.d.next = self.d_beats.val();
-            self.rd_last_keep.d.next = self.d_last_keep.val();
-            self.rd_meta.d.next = self.d_meta.val();
-            if self.first_issue.val() {
-                self.rd_active.d.next = self.d_beats.val() != 1;
-                self.rd_addr.d.next = self.d_base.val() + 1;
-                self.rd_beats.d.next = self.d_beats.val() - 1;
-            }
-        }
-        // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
-        if self.e_count.q.val() == 0 {
-            if self.s1_valid.q.val() {
-                self.e0_data.d.next = self.payload.read_data.val();
-                self.e0_keep.d.next = self.s1_keep.q.val();
-                self.e0_last.d.next = self.s1_last.q.val();
-                self.e0_meta.d.next = self.s1_meta.q.val();
-                self.e_count.d.next = 1.into();
-            }
-        } else if self.e_count.q.val() == 1 {
-            if self.pop.val() & self.s1_valid.q.val() {
-                self.e0_data.d.next = self.payload.read_data.val();
-                self.e0_keep.d.next = self.s1_keep.q.val();
-                self.e0_last.d.next = self.s1_last.q.val();
-                self.e0_meta.d.next = self.s1_meta.q.val();
-            } else if self.pop.val() {
-                self.e_count.d.next = 0.into();
-            } else if self.s1_valid.q.val() {
-                self.e1_data.d.next = self.payload.read_data.val();
-                self.e1_keep.d.next = self.s1_keep.q.val();
-                self.e1_last.d.next = self.s1_last.q.val();
-                self.e1_meta.d.next = self.s1_meta.q.val();
-                self.e_count.d.next = 2.into();
-            }
-        } else if self.pop.val() {
-            self.e0_data.d.next = self.e1_data.q.val();
-            self.e0_keep.d.next = self.e1_keep.q.val();
-            self.e0_last.d.next = self.e1_last.q.val();
-            self.e0_meta.d.next = self.e1_meta.q.val();
-            self.e_count.d.next = 1.into();
-            if self.s1_valid.q.val() {
-                self.e1_data.d.next = self.payload.read_data.val();
-                self.e1_keep.d.next = self.s1_keep.q.val();
-                self.e1_last.d.next = self.s1_last.q.val();
-                self.e1_meta.d.next = self.s1_meta.q.val();
-                self.e_count.d.next = 2.into();
-            }
-        }
-        self.m_axis_pkt.tvalid.next = self.e_count.q.val() != 0;
-        self.m_axis_pkt.tdata.next = self.e0_data.q.val();
-        self.m_axis_pkt.tkeep.next = self.e0_keep.q.val();
-        self.m_axis_pkt.tlast.next = self.e0_last.q.val();
-        self.m_axis_pkt.remote_ip.next = self.e0_meta.q.val().get_bits::<32>(0);
-        self.m_axis_pkt.remote_port.next = self.e0_meta.q.val().get_bits::<16>(32);
-        self.m_axis_pkt.msg_len.next = self.e0_meta.q.val().get_bits::<16>(48);
-        self.m_axis_pkt.pkt_offset.next = self.e0_meta.q.val().get_bits::<8>(64);
-        self.m_axis_pkt.local_port.next = self.e0_meta.q.val().get_bits::<16>(72);
-        self.m_axis_pkt.tx_msg_id.next = self.e0_meta.q.val().get_bits::<16>(88);
-        self.m_axis_pkt.credit.next = self.e0_meta.q.val().get_bits::<16>(104);
-        self.m_axis_pkt.rank.next = self.e0_meta.q.val().get_bits::<8>(120);
-        self.m_axis_pkt.flags.next = self.e0_meta.q.val().get_bits::<8>(128);
-        self.m_axis_pkt.is_new_msg.next = self.e0_meta.q.val().get_bit(136);
-        self.m_axis_pkt.is_rtx.next = self.e0_meta.q.val().get_bit(137);
+        self.read_out.desc_valid.next = self.core.pkt_valid.val();
+        self.core.pkt_ready.next = self.read_out.desc_ready.val();
+        self.read_out.desc_slot.next = self.core.pkt_slot.val();
+        self.read_out.desc_base.next = self.d_base_rom.data.val();
+        self.read_out.desc_remote_ip.next = self.core.pkt_remote_ip.val();
+        self.read_out.desc_remote_port.next = self.core.pkt_remote_port.val();
+        self.read_out.desc_msg_len.next = self.core.pkt_msg_len.val();
+        self.read_out.desc_offset.next = self.core.pkt_offset.val();
+        self.read_out.desc_local_port.next = self.core.pkt_local_port.val();
+        self.read_out.desc_tx_msg_id.next = self.core.pkt_tx_msg_id.val();
+        self.read_out.desc_credit.next = self.core.pkt_credit.val();
+        self.read_out.desc_rank.next = self.core.pkt_rank.val();
+        self.read_out.desc_flags.next = self.core.pkt_flags.val();
+        self.read_out.desc_is_new_msg.next = self.core.pkt_is_new_msg.val();
+        self.read_out.desc_is_rtx.next = self.core.pkt_is_rtx.val();
+        self.payload.read_address.next = self.read_out.payload_address.val();
+        self.read_out.payload_data.next = self.payload.read_data.val();
+        NicPacketSource::link(&mut self.m_axis_pkt, &mut self.read_out.m_axis_pkt);
 
         // ---------------- status ----------------
         self.active.next = self.core.active.val();
@@ -945,9 +765,6 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             self.comp_in_valid.d.next = false;
             self.cool_steady.d.next = false;
             self.buf_in_use.d.next = 0.into();
-            self.rd_active.d.next = false;
-            self.s1_valid.d.next = false;
-            self.e_count.d.next = 0.into();
         }
     }
 }

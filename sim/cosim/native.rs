@@ -9,6 +9,7 @@ use nanotransport_hdl::common::{
     ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::message_read_out::MessageReadOut;
+use nanotransport_hdl::nic::packet_read_out::PacketReadOut;
 use nanotransport_hdl::nic::rx_buffer_classes::RxBufferClasses;
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
@@ -174,6 +175,15 @@ native_dut!(RxBufferClasses<128, 7>, clocked: true,
 native_dut!(MessageReadOut<4, 17>, clocked: true,
     inputs: [reset, start, header, payload_data, m_axis_tready],
     outputs: [ready, payload_address, done, done_slot, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid]);
+
+native_dut!(PacketReadOut<4, 17>, clocked: true,
+    inputs: [reset, desc_valid, desc_slot, desc_base, desc_remote_ip, desc_remote_port, desc_msg_len, desc_offset,
+        desc_local_port, desc_tx_msg_id, desc_credit, desc_rank, desc_flags, desc_is_new_msg, desc_is_rtx, payload_data,
+        m_axis_pkt.tready],
+    outputs: [desc_ready, payload_address, busy, busy_slot, m_axis_pkt.tdata, m_axis_pkt.tkeep, m_axis_pkt.tlast,
+        m_axis_pkt.tvalid, m_axis_pkt.remote_ip, m_axis_pkt.remote_port, m_axis_pkt.msg_len, m_axis_pkt.pkt_offset,
+        m_axis_pkt.local_port, m_axis_pkt.tx_msg_id, m_axis_pkt.credit, m_axis_pkt.rank, m_axis_pkt.flags,
+        m_axis_pkt.is_new_msg, m_axis_pkt.is_rtx]);
 
 macro_rules! timer_dut {
     ($($n:literal, $iw:literal);*) => {$(

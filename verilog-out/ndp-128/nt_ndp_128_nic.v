@@ -20624,22 +20624,22 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     input wire  [15:0] ctx$new_credit;
     input wire  ctx$allow_tx;
     input wire  ctx$raise_only;
-    output reg  [63:0] m_axis_pkt$tdata;
-    output reg  [7:0] m_axis_pkt$tkeep;
-    output reg  m_axis_pkt$tlast;
-    output reg  m_axis_pkt$tvalid;
+    output wire  [63:0] m_axis_pkt$tdata;
+    output wire  [7:0] m_axis_pkt$tkeep;
+    output wire  m_axis_pkt$tlast;
+    output wire  m_axis_pkt$tvalid;
     input wire  m_axis_pkt$tready;
-    output reg  [31:0] m_axis_pkt$remote_ip;
-    output reg  [15:0] m_axis_pkt$remote_port;
-    output reg  [15:0] m_axis_pkt$msg_len;
-    output reg  [7:0] m_axis_pkt$pkt_offset;
-    output reg  [15:0] m_axis_pkt$local_port;
-    output reg  [15:0] m_axis_pkt$tx_msg_id;
-    output reg  [15:0] m_axis_pkt$credit;
-    output reg  [7:0] m_axis_pkt$rank;
-    output reg  [7:0] m_axis_pkt$flags;
-    output reg  m_axis_pkt$is_new_msg;
-    output reg  m_axis_pkt$is_rtx;
+    output wire  [31:0] m_axis_pkt$remote_ip;
+    output wire  [15:0] m_axis_pkt$remote_port;
+    output wire  [15:0] m_axis_pkt$msg_len;
+    output wire  [7:0] m_axis_pkt$pkt_offset;
+    output wire  [15:0] m_axis_pkt$local_port;
+    output wire  [15:0] m_axis_pkt$tx_msg_id;
+    output wire  [15:0] m_axis_pkt$credit;
+    output wire  [7:0] m_axis_pkt$rank;
+    output wire  [7:0] m_axis_pkt$flags;
+    output wire  m_axis_pkt$is_new_msg;
+    output wire  m_axis_pkt$is_rtx;
     output reg  [127:0] active;
     output reg  buffers_all_free;
     output reg  [15:0] rejected_msg_count;
@@ -20669,13 +20669,11 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     localparam  class_bytes$3 = 16'h9800;
     localparam  max_msg_bytes = 16'h9800;
     localparam  comp_capacity = 16'h80;
+    localparam  ones8 = 8'hff;
     localparam  cooldown = 32'h2600000;
     localparam  time_mask = 32'hffffff80;
     localparam  slot_bits = 8'h7;
     localparam  slot_mask16 = 16'h7f;
-    localparam  ones8 = 8'hff;
-    localparam  bit136 = 138'h10000000000000000000000000000000000;
-    localparam  bit137 = 138'h20000000000000000000000000000000000;
 
     // Stub signals
     reg  core$clock;
@@ -20888,63 +20886,27 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [127:0] wrapping$d;
     wire  [127:0] wrapping$q;
     reg  wrapping$clock;
-    reg  rd_active$d;
-    wire  rd_active$q;
-    reg  rd_active$clock;
-    reg  [6:0] rd_slot$d;
-    wire  [6:0] rd_slot$q;
-    reg  rd_slot$clock;
-    reg  [16:0] rd_addr$d;
-    wire  [16:0] rd_addr$q;
-    reg  rd_addr$clock;
-    reg  [7:0] rd_beats$d;
-    wire  [7:0] rd_beats$q;
-    reg  rd_beats$clock;
-    reg  [7:0] rd_last_keep$d;
-    wire  [7:0] rd_last_keep$q;
-    reg  rd_last_keep$clock;
-    reg  [137:0] rd_meta$d;
-    wire  [137:0] rd_meta$q;
-    reg  rd_meta$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
-    reg  s1_last$d;
-    wire  s1_last$q;
-    reg  s1_last$clock;
-    reg  [137:0] s1_meta$d;
-    wire  [137:0] s1_meta$q;
-    reg  s1_meta$clock;
-    reg  [1:0] e_count$d;
-    wire  [1:0] e_count$q;
-    reg  e_count$clock;
-    reg  [63:0] e0_data$d;
-    wire  [63:0] e0_data$q;
-    reg  e0_data$clock;
-    reg  [7:0] e0_keep$d;
-    wire  [7:0] e0_keep$q;
-    reg  e0_keep$clock;
-    reg  e0_last$d;
-    wire  e0_last$q;
-    reg  e0_last$clock;
-    reg  [137:0] e0_meta$d;
-    wire  [137:0] e0_meta$q;
-    reg  e0_meta$clock;
-    reg  [63:0] e1_data$d;
-    wire  [63:0] e1_data$q;
-    reg  e1_data$clock;
-    reg  [7:0] e1_keep$d;
-    wire  [7:0] e1_keep$q;
-    reg  e1_keep$clock;
-    reg  e1_last$d;
-    wire  e1_last$q;
-    reg  e1_last$clock;
-    reg  [137:0] e1_meta$d;
-    wire  [137:0] e1_meta$q;
-    reg  e1_meta$clock;
+    reg  read_out$clock;
+    reg  read_out$reset;
+    reg  read_out$desc_valid;
+    wire  read_out$desc_ready;
+    reg  [6:0] read_out$desc_slot;
+    reg  [16:0] read_out$desc_base;
+    reg  [31:0] read_out$desc_remote_ip;
+    reg  [15:0] read_out$desc_remote_port;
+    reg  [15:0] read_out$desc_msg_len;
+    reg  [7:0] read_out$desc_offset;
+    reg  [15:0] read_out$desc_local_port;
+    reg  [15:0] read_out$desc_tx_msg_id;
+    reg  [15:0] read_out$desc_credit;
+    reg  [7:0] read_out$desc_rank;
+    reg  [7:0] read_out$desc_flags;
+    reg  read_out$desc_is_new_msg;
+    reg  read_out$desc_is_rtx;
+    wire  [16:0] read_out$payload_address;
+    reg  [63:0] read_out$payload_data;
+    wire  read_out$busy;
+    wire  [6:0] read_out$busy_slot;
     reg  [6:0] busy_core0$index;
     reg  busy_core0$enable;
     wire  [127:0] busy_core0$onehot;
@@ -21010,22 +20972,6 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  comp_wraps;
     reg  [127:0] wrap_after_take;
     reg  [127:0] ret_after_take;
-    reg  pop;
-    reg  space;
-    reg  issue;
-    reg  issue_last;
-    reg  accept;
-    reg  first_issue;
-    reg  [7:0] d_beats;
-    reg  [7:0] d_last_keep;
-    reg  [8:0] d_kib_left;
-    reg  [9:0] d_tail_bytes;
-    reg  d_short;
-    reg  [16:0] d_base;
-    reg  [137:0] d_meta;
-    reg  [137:0] d_meta_lo;
-    reg  [137:0] d_meta_new;
-    reg  [137:0] d_meta_rtx;
 
     // Sub module instances
     nt_ndp_128_nic$tx$core core(
@@ -21331,100 +21277,44 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .q(wrapping$q),
         .clock(wrapping$clock)
     );
-    nt_ndp_128_nic$tx$rd_active rd_active(
-        .d(rd_active$d),
-        .q(rd_active$q),
-        .clock(rd_active$clock)
-    );
-    nt_ndp_128_nic$tx$rd_slot rd_slot(
-        .d(rd_slot$d),
-        .q(rd_slot$q),
-        .clock(rd_slot$clock)
-    );
-    nt_ndp_128_nic$tx$rd_addr rd_addr(
-        .d(rd_addr$d),
-        .q(rd_addr$q),
-        .clock(rd_addr$clock)
-    );
-    nt_ndp_128_nic$tx$rd_beats rd_beats(
-        .d(rd_beats$d),
-        .q(rd_beats$q),
-        .clock(rd_beats$clock)
-    );
-    nt_ndp_128_nic$tx$rd_last_keep rd_last_keep(
-        .d(rd_last_keep$d),
-        .q(rd_last_keep$q),
-        .clock(rd_last_keep$clock)
-    );
-    nt_ndp_128_nic$tx$rd_meta rd_meta(
-        .d(rd_meta$d),
-        .q(rd_meta$q),
-        .clock(rd_meta$clock)
-    );
-    nt_ndp_128_nic$tx$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_ndp_128_nic$tx$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
-    nt_ndp_128_nic$tx$s1_last s1_last(
-        .d(s1_last$d),
-        .q(s1_last$q),
-        .clock(s1_last$clock)
-    );
-    nt_ndp_128_nic$tx$s1_meta s1_meta(
-        .d(s1_meta$d),
-        .q(s1_meta$q),
-        .clock(s1_meta$clock)
-    );
-    nt_ndp_128_nic$tx$e_count e_count(
-        .d(e_count$d),
-        .q(e_count$q),
-        .clock(e_count$clock)
-    );
-    nt_ndp_128_nic$tx$e0_data e0_data(
-        .d(e0_data$d),
-        .q(e0_data$q),
-        .clock(e0_data$clock)
-    );
-    nt_ndp_128_nic$tx$e0_keep e0_keep(
-        .d(e0_keep$d),
-        .q(e0_keep$q),
-        .clock(e0_keep$clock)
-    );
-    nt_ndp_128_nic$tx$e0_last e0_last(
-        .d(e0_last$d),
-        .q(e0_last$q),
-        .clock(e0_last$clock)
-    );
-    nt_ndp_128_nic$tx$e0_meta e0_meta(
-        .d(e0_meta$d),
-        .q(e0_meta$q),
-        .clock(e0_meta$clock)
-    );
-    nt_ndp_128_nic$tx$e1_data e1_data(
-        .d(e1_data$d),
-        .q(e1_data$q),
-        .clock(e1_data$clock)
-    );
-    nt_ndp_128_nic$tx$e1_keep e1_keep(
-        .d(e1_keep$d),
-        .q(e1_keep$q),
-        .clock(e1_keep$clock)
-    );
-    nt_ndp_128_nic$tx$e1_last e1_last(
-        .d(e1_last$d),
-        .q(e1_last$q),
-        .clock(e1_last$clock)
-    );
-    nt_ndp_128_nic$tx$e1_meta e1_meta(
-        .d(e1_meta$d),
-        .q(e1_meta$q),
-        .clock(e1_meta$clock)
+    nt_ndp_128_nic$tx$read_out read_out(
+        .clock(read_out$clock),
+        .reset(read_out$reset),
+        .desc_valid(read_out$desc_valid),
+        .desc_ready(read_out$desc_ready),
+        .desc_slot(read_out$desc_slot),
+        .desc_base(read_out$desc_base),
+        .desc_remote_ip(read_out$desc_remote_ip),
+        .desc_remote_port(read_out$desc_remote_port),
+        .desc_msg_len(read_out$desc_msg_len),
+        .desc_offset(read_out$desc_offset),
+        .desc_local_port(read_out$desc_local_port),
+        .desc_tx_msg_id(read_out$desc_tx_msg_id),
+        .desc_credit(read_out$desc_credit),
+        .desc_rank(read_out$desc_rank),
+        .desc_flags(read_out$desc_flags),
+        .desc_is_new_msg(read_out$desc_is_new_msg),
+        .desc_is_rtx(read_out$desc_is_rtx),
+        .payload_address(read_out$payload_address),
+        .payload_data(read_out$payload_data),
+        .m_axis_pkt$tdata(m_axis_pkt$tdata),
+        .m_axis_pkt$tkeep(m_axis_pkt$tkeep),
+        .m_axis_pkt$tlast(m_axis_pkt$tlast),
+        .m_axis_pkt$tvalid(m_axis_pkt$tvalid),
+        .m_axis_pkt$tready(m_axis_pkt$tready),
+        .m_axis_pkt$remote_ip(m_axis_pkt$remote_ip),
+        .m_axis_pkt$remote_port(m_axis_pkt$remote_port),
+        .m_axis_pkt$msg_len(m_axis_pkt$msg_len),
+        .m_axis_pkt$pkt_offset(m_axis_pkt$pkt_offset),
+        .m_axis_pkt$local_port(m_axis_pkt$local_port),
+        .m_axis_pkt$tx_msg_id(m_axis_pkt$tx_msg_id),
+        .m_axis_pkt$credit(m_axis_pkt$credit),
+        .m_axis_pkt$rank(m_axis_pkt$rank),
+        .m_axis_pkt$flags(m_axis_pkt$flags),
+        .m_axis_pkt$is_new_msg(m_axis_pkt$is_new_msg),
+        .m_axis_pkt$is_rtx(m_axis_pkt$is_rtx),
+        .busy(read_out$busy),
+        .busy_slot(read_out$busy_slot)
     );
     nt_ndp_128_nic$tx$busy_core0 busy_core0(
         .index(busy_core0$index),
@@ -21489,25 +21379,6 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         comp_in_data$clock = clock;
         cool_due$clock = clock;
         cool_steady$clock = clock;
-        rd_active$clock = clock;
-        rd_slot$clock = clock;
-        rd_addr$clock = clock;
-        rd_beats$clock = clock;
-        rd_last_keep$clock = clock;
-        rd_meta$clock = clock;
-        s1_valid$clock = clock;
-        s1_keep$clock = clock;
-        s1_last$clock = clock;
-        s1_meta$clock = clock;
-        e_count$clock = clock;
-        e0_data$clock = clock;
-        e0_keep$clock = clock;
-        e0_last$clock = clock;
-        e0_meta$clock = clock;
-        e1_data$clock = clock;
-        e1_keep$clock = clock;
-        e1_last$clock = clock;
-        e1_meta$clock = clock;
         now$d = now$q;
         w_state$d = w_state$q;
         w_slot$d = w_slot$q;
@@ -21533,25 +21404,6 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         comp_in_data$d = comp_in_data$q;
         cool_due$d = cool_due$q;
         cool_steady$d = cool_steady$q;
-        rd_active$d = rd_active$q;
-        rd_slot$d = rd_slot$q;
-        rd_addr$d = rd_addr$q;
-        rd_beats$d = rd_beats$q;
-        rd_last_keep$d = rd_last_keep$q;
-        rd_meta$d = rd_meta$q;
-        s1_valid$d = s1_valid$q;
-        s1_keep$d = s1_keep$q;
-        s1_last$d = s1_last$q;
-        s1_meta$d = s1_meta$q;
-        e_count$d = e_count$q;
-        e0_data$d = e0_data$q;
-        e0_keep$d = e0_keep$q;
-        e0_last$d = e0_last$q;
-        e0_meta$d = e0_meta$q;
-        e1_data$d = e1_data$q;
-        e1_keep$d = e1_keep$q;
-        e1_last$d = e1_last$q;
-        e1_meta$d = e1_meta$q;
         cnt_double_free$clock = clock;
         cnt_framing$clock = clock;
         cnt_rejected$clock = clock;
@@ -21565,6 +21417,8 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         timer$clock = clock;
         comp_q$clock = clock;
         cool_q$clock = clock;
+        read_out$clock = clock;
+        read_out$reset = reset;
         payload$read_clock = clock;
         payload$write_clock = clock;
         now$d = now$q + 32'h1;
@@ -21754,8 +21608,8 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         busy_core1$enable = core$pkt_q1_valid;
         busy_core2$index = core$pkt_q2_slot;
         busy_core2$enable = core$pkt_q2_valid;
-        busy_rd$index = rd_slot$q;
-        busy_rd$enable = rd_active$q;
+        busy_rd$index = read_out$busy_slot;
+        busy_rd$enable = read_out$busy;
         busy_mask = ((busy_core0$onehot | busy_core1$onehot) | busy_core2$onehot) | busy_rd$onehot;
         busy_seen$d = busy_mask;
         ret_cand_mask$index = ret_cand_slot$q;
@@ -21763,7 +21617,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         ret_ffs$bitmap = (returning$q & (~busy_seen$q)) & (~ret_cand_mask$onehot);
         ret_cand_valid$d = ret_ffs$found;
         ret_cand_slot$d = ret_ffs$index;
-        ret_cand_busy = (((core$pkt_valid & (core$pkt_slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (rd_active$q & (rd_slot$q == ret_cand_slot$q));
+        ret_cand_busy = (((core$pkt_valid & (core$pkt_slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (read_out$busy & (read_out$busy_slot == ret_cand_slot$q));
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
@@ -21808,128 +21662,23 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
             wrapping$d = wrap_after_take & (~ret_cand_mask$onehot);
         end
         buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
-        pop = (e_count$q != 32'h0) & m_axis_pkt$tready;
-        space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
-        issue = rd_active$q & space;
-        issue_last = issue & (rd_beats$q == 32'h1);
-        core$pkt_ready = (~rd_active$q) | issue_last;
-        accept = core$pkt_valid & ((~rd_active$q) | issue_last);
-        d_kib_left = ((core$pkt_msg_len >> 32'ha) & 9'h1ff) - ((core$pkt_offset) & 9'h1ff);
-        d_tail_bytes = core$pkt_msg_len[(32'h0)+:(10)];
-        d_short = d_kib_left == 32'h0;
-        d_beats = 32'h80;
-        d_last_keep = 32'hff;
-        if (d_short) begin
-            d_beats = ((d_tail_bytes[(32'h3)+:(7)]) & 8'hff) + (((d_tail_bytes[(32'h0)+:(3)] != 32'h0)) & 8'hff);
-            if (d_tail_bytes[(32'h0)+:(3)] != 32'h0) begin
-                d_last_keep = ~(ones8 << ((d_tail_bytes[(32'h0)+:(3)]) & 8'hff));
-            end
-        end
-        d_base = d_base_rom$data + (((core$pkt_offset) & 17'h1ffff) << 32'h7);
-        d_meta_lo = ((core$pkt_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((core$pkt_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((core$pkt_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((core$pkt_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((core$pkt_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((core$pkt_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((core$pkt_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((core$pkt_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((core$pkt_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
-        d_meta_new = 32'h0;
-        if (core$pkt_is_new_msg) begin
-            d_meta_new = bit136;
-        end
-        d_meta_rtx = 32'h0;
-        if (core$pkt_is_rtx) begin
-            d_meta_rtx = bit137;
-        end
-        d_meta = (d_meta_lo | d_meta_new) | d_meta_rtx;
-        first_issue = (accept & (~rd_active$q)) & space;
-        payload$read_address = rd_addr$q;
-        if (first_issue) begin
-            payload$read_address = d_base;
-        end
-        s1_valid$d = issue | first_issue;
-        s1_keep$d = 32'hff;
-        if (issue_last) begin
-            s1_keep$d = rd_last_keep$q;
-        end
-        if (first_issue & (d_beats == 32'h1)) begin
-            s1_keep$d = d_last_keep;
-        end
-        s1_last$d = issue_last | (first_issue & (d_beats == 32'h1));
-        s1_meta$d = rd_meta$q;
-        if (first_issue) begin
-            s1_meta$d = d_meta;
-        end
-        if (issue) begin
-            rd_addr$d = rd_addr$q + 32'h1;
-            rd_beats$d = rd_beats$q - 32'h1;
-        end
-        if (issue_last) begin
-            rd_active$d = 1'b0;
-        end
-        if (accept) begin
-            rd_active$d = 1'b1;
-            rd_slot$d = core$pkt_slot;
-            rd_addr$d = d_base;
-            rd_beats$d = d_beats;
-            rd_last_keep$d = d_last_keep;
-            rd_meta$d = d_meta;
-            if (first_issue) begin
-                rd_active$d = d_beats != 32'h1;
-                rd_addr$d = d_base + 32'h1;
-                rd_beats$d = d_beats - 32'h1;
-            end
-        end
-        if (e_count$q == 32'h0) begin
-            if (s1_valid$q) begin
-                e0_data$d = payload$read_data;
-                e0_keep$d = s1_keep$q;
-                e0_last$d = s1_last$q;
-                e0_meta$d = s1_meta$q;
-                e_count$d = 32'h1;
-            end
-        end
-        else if (e_count$q == 32'h1) begin
-            if (pop & s1_valid$q) begin
-                e0_data$d = payload$read_data;
-                e0_keep$d = s1_keep$q;
-                e0_last$d = s1_last$q;
-                e0_meta$d = s1_meta$q;
-            end
-            else if (pop) begin
-                e_count$d = 32'h0;
-            end
-            else if (s1_valid$q) begin
-                e1_data$d = payload$read_data;
-                e1_keep$d = s1_keep$q;
-                e1_last$d = s1_last$q;
-                e1_meta$d = s1_meta$q;
-                e_count$d = 32'h2;
-            end
-        end
-        else if (pop) begin
-            e0_data$d = e1_data$q;
-            e0_keep$d = e1_keep$q;
-            e0_last$d = e1_last$q;
-            e0_meta$d = e1_meta$q;
-            e_count$d = 32'h1;
-            if (s1_valid$q) begin
-                e1_data$d = payload$read_data;
-                e1_keep$d = s1_keep$q;
-                e1_last$d = s1_last$q;
-                e1_meta$d = s1_meta$q;
-                e_count$d = 32'h2;
-            end
-        end
-        m_axis_pkt$tvalid = e_count$q != 32'h0;
-        m_axis_pkt$tdata = e0_data$q;
-        m_axis_pkt$tkeep = e0_keep$q;
-        m_axis_pkt$tlast = e0_last$q;
-        m_axis_pkt$remote_ip = e0_meta$q[(32'h0)+:(32)];
-        m_axis_pkt$remote_port = e0_meta$q[(32'h20)+:(16)];
-        m_axis_pkt$msg_len = e0_meta$q[(32'h30)+:(16)];
-        m_axis_pkt$pkt_offset = e0_meta$q[(32'h40)+:(8)];
-        m_axis_pkt$local_port = e0_meta$q[(32'h48)+:(16)];
-        m_axis_pkt$tx_msg_id = e0_meta$q[(32'h58)+:(16)];
-        m_axis_pkt$credit = e0_meta$q[(32'h68)+:(16)];
-        m_axis_pkt$rank = e0_meta$q[(32'h78)+:(8)];
-        m_axis_pkt$flags = e0_meta$q[(32'h80)+:(8)];
-        m_axis_pkt$is_new_msg = e0_meta$q[32'h88];
-        m_axis_pkt$is_rtx = e0_meta$q[32'h89];
+        read_out$desc_valid = core$pkt_valid;
+        core$pkt_ready = read_out$desc_ready;
+        read_out$desc_slot = core$pkt_slot;
+        read_out$desc_base = d_base_rom$data;
+        read_out$desc_remote_ip = core$pkt_remote_ip;
+        read_out$desc_remote_port = core$pkt_remote_port;
+        read_out$desc_msg_len = core$pkt_msg_len;
+        read_out$desc_offset = core$pkt_offset;
+        read_out$desc_local_port = core$pkt_local_port;
+        read_out$desc_tx_msg_id = core$pkt_tx_msg_id;
+        read_out$desc_credit = core$pkt_credit;
+        read_out$desc_rank = core$pkt_rank;
+        read_out$desc_flags = core$pkt_flags;
+        read_out$desc_is_new_msg = core$pkt_is_new_msg;
+        read_out$desc_is_rtx = core$pkt_is_rtx;
+        payload$read_address = read_out$payload_address;
+        read_out$payload_data = payload$read_data;
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
         rejected_msg_count = cnt_rejected$count;
@@ -21956,9 +21705,6 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
             comp_in_valid$d = 1'b0;
             cool_steady$d = 1'b0;
             buf_in_use$d = 32'h0;
-            rd_active$d = 1'b0;
-            s1_valid$d = 1'b0;
-            e_count$d = 32'h0;
         end
     end
 
@@ -28030,177 +27776,6 @@ module nt_ndp_128_nic$tx$d_base_rom(address,data);
 endmodule // nt_ndp_128_nic$tx$d_base_rom
 
 
-module nt_ndp_128_nic$tx$e0_data(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e0_data
-
-
-module nt_ndp_128_nic$tx$e0_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e0_keep
-
-
-module nt_ndp_128_nic$tx$e0_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e0_last
-
-
-module nt_ndp_128_nic$tx$e0_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [137:0] d;
-    output reg  [137:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 138'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e0_meta
-
-
-module nt_ndp_128_nic$tx$e1_data(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e1_data
-
-
-module nt_ndp_128_nic$tx$e1_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e1_keep
-
-
-module nt_ndp_128_nic$tx$e1_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e1_last
-
-
-module nt_ndp_128_nic$tx$e1_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [137:0] d;
-    output reg  [137:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 138'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e1_meta
-
-
-module nt_ndp_128_nic$tx$e_count(d,q,clock);
-
-    // Module arguments
-    input wire  [1:0] d;
-    output reg  [1:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 2'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$e_count
-
-
 module nt_ndp_128_nic$tx$freed_mask(index,enable,onehot);
 
     // Module arguments
@@ -28269,7 +27844,439 @@ module nt_ndp_128_nic$tx$payload(read_address,read_clock,read_data,write_address
 endmodule // nt_ndp_128_nic$tx$payload
 
 
-module nt_ndp_128_nic$tx$rd_active(d,q,clock);
+module nt_ndp_128_nic$tx$read_out(clock,reset,desc_valid,desc_ready,desc_slot,desc_base,desc_remote_ip,desc_remote_port,desc_msg_len,desc_offset,desc_local_port,desc_tx_msg_id,desc_credit,desc_rank,desc_flags,desc_is_new_msg,desc_is_rtx,payload_address,payload_data,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,busy,busy_slot);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  desc_valid;
+    output reg  desc_ready;
+    input wire  [6:0] desc_slot;
+    input wire  [16:0] desc_base;
+    input wire  [31:0] desc_remote_ip;
+    input wire  [15:0] desc_remote_port;
+    input wire  [15:0] desc_msg_len;
+    input wire  [7:0] desc_offset;
+    input wire  [15:0] desc_local_port;
+    input wire  [15:0] desc_tx_msg_id;
+    input wire  [15:0] desc_credit;
+    input wire  [7:0] desc_rank;
+    input wire  [7:0] desc_flags;
+    input wire  desc_is_new_msg;
+    input wire  desc_is_rtx;
+    output reg  [16:0] payload_address;
+    input wire  [63:0] payload_data;
+    output reg  [63:0] m_axis_pkt$tdata;
+    output reg  [7:0] m_axis_pkt$tkeep;
+    output reg  m_axis_pkt$tlast;
+    output reg  m_axis_pkt$tvalid;
+    input wire  m_axis_pkt$tready;
+    output reg  [31:0] m_axis_pkt$remote_ip;
+    output reg  [15:0] m_axis_pkt$remote_port;
+    output reg  [15:0] m_axis_pkt$msg_len;
+    output reg  [7:0] m_axis_pkt$pkt_offset;
+    output reg  [15:0] m_axis_pkt$local_port;
+    output reg  [15:0] m_axis_pkt$tx_msg_id;
+    output reg  [15:0] m_axis_pkt$credit;
+    output reg  [7:0] m_axis_pkt$rank;
+    output reg  [7:0] m_axis_pkt$flags;
+    output reg  m_axis_pkt$is_new_msg;
+    output reg  m_axis_pkt$is_rtx;
+    output reg  busy;
+    output reg  [6:0] busy_slot;
+
+    // Constant declarations
+    localparam  ones8 = 8'hff;
+    localparam  bit136 = 138'h10000000000000000000000000000000000;
+    localparam  bit137 = 138'h20000000000000000000000000000000000;
+
+    // Stub signals
+    reg  rd_active$d;
+    wire  rd_active$q;
+    reg  rd_active$clock;
+    reg  [6:0] rd_slot$d;
+    wire  [6:0] rd_slot$q;
+    reg  rd_slot$clock;
+    reg  [16:0] rd_addr$d;
+    wire  [16:0] rd_addr$q;
+    reg  rd_addr$clock;
+    reg  [7:0] rd_beats$d;
+    wire  [7:0] rd_beats$q;
+    reg  rd_beats$clock;
+    reg  [7:0] rd_last_keep$d;
+    wire  [7:0] rd_last_keep$q;
+    reg  rd_last_keep$clock;
+    reg  [137:0] rd_meta$d;
+    wire  [137:0] rd_meta$q;
+    reg  rd_meta$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
+    reg  s1_last$d;
+    wire  s1_last$q;
+    reg  s1_last$clock;
+    reg  [137:0] s1_meta$d;
+    wire  [137:0] s1_meta$q;
+    reg  s1_meta$clock;
+    reg  [1:0] e_count$d;
+    wire  [1:0] e_count$q;
+    reg  e_count$clock;
+    reg  [63:0] e0_data$d;
+    wire  [63:0] e0_data$q;
+    reg  e0_data$clock;
+    reg  [7:0] e0_keep$d;
+    wire  [7:0] e0_keep$q;
+    reg  e0_keep$clock;
+    reg  e0_last$d;
+    wire  e0_last$q;
+    reg  e0_last$clock;
+    reg  [137:0] e0_meta$d;
+    wire  [137:0] e0_meta$q;
+    reg  e0_meta$clock;
+    reg  [63:0] e1_data$d;
+    wire  [63:0] e1_data$q;
+    reg  e1_data$clock;
+    reg  [7:0] e1_keep$d;
+    wire  [7:0] e1_keep$q;
+    reg  e1_keep$clock;
+    reg  e1_last$d;
+    wire  e1_last$q;
+    reg  e1_last$clock;
+    reg  [137:0] e1_meta$d;
+    wire  [137:0] e1_meta$q;
+    reg  e1_meta$clock;
+
+    // Local signals
+    reg  pop;
+    reg  space;
+    reg  issue;
+    reg  issue_last;
+    reg  accept;
+    reg  first_issue;
+    reg  [7:0] d_beats;
+    reg  [7:0] d_last_keep;
+    reg  [8:0] d_kib_left;
+    reg  [9:0] d_tail_bytes;
+    reg  d_short;
+    reg  [16:0] d_first_word;
+    reg  [137:0] d_meta;
+    reg  [137:0] d_meta_lo;
+    reg  [137:0] d_meta_new;
+    reg  [137:0] d_meta_rtx;
+
+    // Sub module instances
+    nt_ndp_128_nic$tx$read_out$rd_active rd_active(
+        .d(rd_active$d),
+        .q(rd_active$q),
+        .clock(rd_active$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$rd_slot rd_slot(
+        .d(rd_slot$d),
+        .q(rd_slot$q),
+        .clock(rd_slot$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$rd_addr rd_addr(
+        .d(rd_addr$d),
+        .q(rd_addr$q),
+        .clock(rd_addr$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$rd_beats rd_beats(
+        .d(rd_beats$d),
+        .q(rd_beats$q),
+        .clock(rd_beats$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$rd_last_keep rd_last_keep(
+        .d(rd_last_keep$d),
+        .q(rd_last_keep$q),
+        .clock(rd_last_keep$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$rd_meta rd_meta(
+        .d(rd_meta$d),
+        .q(rd_meta$q),
+        .clock(rd_meta$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$s1_last s1_last(
+        .d(s1_last$d),
+        .q(s1_last$q),
+        .clock(s1_last$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$s1_meta s1_meta(
+        .d(s1_meta$d),
+        .q(s1_meta$q),
+        .clock(s1_meta$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e_count e_count(
+        .d(e_count$d),
+        .q(e_count$q),
+        .clock(e_count$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e0_data e0_data(
+        .d(e0_data$d),
+        .q(e0_data$q),
+        .clock(e0_data$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e0_keep e0_keep(
+        .d(e0_keep$d),
+        .q(e0_keep$q),
+        .clock(e0_keep$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e0_last e0_last(
+        .d(e0_last$d),
+        .q(e0_last$q),
+        .clock(e0_last$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e0_meta e0_meta(
+        .d(e0_meta$d),
+        .q(e0_meta$q),
+        .clock(e0_meta$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e1_data e1_data(
+        .d(e1_data$d),
+        .q(e1_data$q),
+        .clock(e1_data$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e1_keep e1_keep(
+        .d(e1_keep$d),
+        .q(e1_keep$q),
+        .clock(e1_keep$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e1_last e1_last(
+        .d(e1_last$d),
+        .q(e1_last$q),
+        .clock(e1_last$clock)
+    );
+    nt_ndp_128_nic$tx$read_out$e1_meta e1_meta(
+        .d(e1_meta$d),
+        .q(e1_meta$q),
+        .clock(e1_meta$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        rd_active$clock = clock;
+        rd_slot$clock = clock;
+        rd_addr$clock = clock;
+        rd_beats$clock = clock;
+        rd_last_keep$clock = clock;
+        rd_meta$clock = clock;
+        s1_valid$clock = clock;
+        s1_keep$clock = clock;
+        s1_last$clock = clock;
+        s1_meta$clock = clock;
+        e_count$clock = clock;
+        e0_data$clock = clock;
+        e0_keep$clock = clock;
+        e0_last$clock = clock;
+        e0_meta$clock = clock;
+        e1_data$clock = clock;
+        e1_keep$clock = clock;
+        e1_last$clock = clock;
+        e1_meta$clock = clock;
+        rd_active$d = rd_active$q;
+        rd_slot$d = rd_slot$q;
+        rd_addr$d = rd_addr$q;
+        rd_beats$d = rd_beats$q;
+        rd_last_keep$d = rd_last_keep$q;
+        rd_meta$d = rd_meta$q;
+        s1_valid$d = s1_valid$q;
+        s1_keep$d = s1_keep$q;
+        s1_last$d = s1_last$q;
+        s1_meta$d = s1_meta$q;
+        e_count$d = e_count$q;
+        e0_data$d = e0_data$q;
+        e0_keep$d = e0_keep$q;
+        e0_last$d = e0_last$q;
+        e0_meta$d = e0_meta$q;
+        e1_data$d = e1_data$q;
+        e1_keep$d = e1_keep$q;
+        e1_last$d = e1_last$q;
+        e1_meta$d = e1_meta$q;
+        busy = rd_active$q;
+        busy_slot = rd_slot$q;
+        pop = (e_count$q != 32'h0) & m_axis_pkt$tready;
+        space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
+        issue = rd_active$q & space;
+        issue_last = issue & (rd_beats$q == 32'h1);
+        desc_ready = (~rd_active$q) | issue_last;
+        accept = desc_valid & ((~rd_active$q) | issue_last);
+        d_kib_left = ((desc_msg_len >> 32'ha) & 9'h1ff) - ((desc_offset) & 9'h1ff);
+        d_tail_bytes = desc_msg_len[(32'h0)+:(10)];
+        d_short = d_kib_left == 32'h0;
+        d_beats = 32'h80;
+        d_last_keep = 32'hff;
+        if (d_short) begin
+            d_beats = ((d_tail_bytes[(32'h3)+:(7)]) & 8'hff) + (((d_tail_bytes[(32'h0)+:(3)] != 32'h0)) & 8'hff);
+            if (d_tail_bytes[(32'h0)+:(3)] != 32'h0) begin
+                d_last_keep = ~(ones8 << ((d_tail_bytes[(32'h0)+:(3)]) & 8'hff));
+            end
+        end
+        d_first_word = desc_base + (((desc_offset) & 17'h1ffff) << 32'h7);
+        d_meta_lo = ((desc_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((desc_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((desc_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((desc_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((desc_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((desc_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((desc_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((desc_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((desc_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
+        d_meta_new = 32'h0;
+        if (desc_is_new_msg) begin
+            d_meta_new = bit136;
+        end
+        d_meta_rtx = 32'h0;
+        if (desc_is_rtx) begin
+            d_meta_rtx = bit137;
+        end
+        d_meta = (d_meta_lo | d_meta_new) | d_meta_rtx;
+        first_issue = (accept & (~rd_active$q)) & space;
+        payload_address = rd_addr$q;
+        if (first_issue) begin
+            payload_address = d_first_word;
+        end
+        s1_valid$d = issue | first_issue;
+        s1_keep$d = 32'hff;
+        if (issue_last) begin
+            s1_keep$d = rd_last_keep$q;
+        end
+        if (first_issue & (d_beats == 32'h1)) begin
+            s1_keep$d = d_last_keep;
+        end
+        s1_last$d = issue_last | (first_issue & (d_beats == 32'h1));
+        s1_meta$d = rd_meta$q;
+        if (first_issue) begin
+            s1_meta$d = d_meta;
+        end
+        if (issue) begin
+            rd_addr$d = rd_addr$q + 32'h1;
+            rd_beats$d = rd_beats$q - 32'h1;
+        end
+        if (issue_last) begin
+            rd_active$d = 1'b0;
+        end
+        if (accept) begin
+            rd_active$d = 1'b1;
+            rd_slot$d = desc_slot;
+            rd_addr$d = d_first_word;
+            rd_beats$d = d_beats;
+            rd_last_keep$d = d_last_keep;
+            rd_meta$d = d_meta;
+            if (first_issue) begin
+                rd_active$d = d_beats != 32'h1;
+                rd_addr$d = d_first_word + 32'h1;
+                rd_beats$d = d_beats - 32'h1;
+            end
+        end
+        if (e_count$q == 32'h0) begin
+            if (s1_valid$q) begin
+                e0_data$d = payload_data;
+                e0_keep$d = s1_keep$q;
+                e0_last$d = s1_last$q;
+                e0_meta$d = s1_meta$q;
+                e_count$d = 32'h1;
+            end
+        end
+        else if (e_count$q == 32'h1) begin
+            if (pop & s1_valid$q) begin
+                e0_data$d = payload_data;
+                e0_keep$d = s1_keep$q;
+                e0_last$d = s1_last$q;
+                e0_meta$d = s1_meta$q;
+            end
+            else if (pop) begin
+                e_count$d = 32'h0;
+            end
+            else if (s1_valid$q) begin
+                e1_data$d = payload_data;
+                e1_keep$d = s1_keep$q;
+                e1_last$d = s1_last$q;
+                e1_meta$d = s1_meta$q;
+                e_count$d = 32'h2;
+            end
+        end
+        else if (pop) begin
+            e0_data$d = e1_data$q;
+            e0_keep$d = e1_keep$q;
+            e0_last$d = e1_last$q;
+            e0_meta$d = e1_meta$q;
+            e_count$d = 32'h1;
+            if (s1_valid$q) begin
+                e1_data$d = payload_data;
+                e1_keep$d = s1_keep$q;
+                e1_last$d = s1_last$q;
+                e1_meta$d = s1_meta$q;
+                e_count$d = 32'h2;
+            end
+        end
+        m_axis_pkt$tvalid = e_count$q != 32'h0;
+        m_axis_pkt$tdata = e0_data$q;
+        m_axis_pkt$tkeep = e0_keep$q;
+        m_axis_pkt$tlast = e0_last$q;
+        m_axis_pkt$remote_ip = e0_meta$q[(32'h0)+:(32)];
+        m_axis_pkt$remote_port = e0_meta$q[(32'h20)+:(16)];
+        m_axis_pkt$msg_len = e0_meta$q[(32'h30)+:(16)];
+        m_axis_pkt$pkt_offset = e0_meta$q[(32'h40)+:(8)];
+        m_axis_pkt$local_port = e0_meta$q[(32'h48)+:(16)];
+        m_axis_pkt$tx_msg_id = e0_meta$q[(32'h58)+:(16)];
+        m_axis_pkt$credit = e0_meta$q[(32'h68)+:(16)];
+        m_axis_pkt$rank = e0_meta$q[(32'h78)+:(8)];
+        m_axis_pkt$flags = e0_meta$q[(32'h80)+:(8)];
+        m_axis_pkt$is_new_msg = e0_meta$q[32'h88];
+        m_axis_pkt$is_rtx = e0_meta$q[32'h89];
+        if (reset) begin
+            rd_active$d = 1'b0;
+            s1_valid$d = 1'b0;
+            e_count$d = 32'h0;
+        end
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out
+
+
+module nt_ndp_128_nic$tx$read_out$e0_data(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e0_data
+
+
+module nt_ndp_128_nic$tx$read_out$e0_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e0_keep
+
+
+module nt_ndp_128_nic$tx$read_out$e0_last(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -28285,67 +28292,10 @@ module nt_ndp_128_nic$tx$rd_active(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_128_nic$tx$rd_active
+endmodule // nt_ndp_128_nic$tx$read_out$e0_last
 
 
-module nt_ndp_128_nic$tx$rd_addr(d,q,clock);
-
-    // Module arguments
-    input wire  [16:0] d;
-    output reg  [16:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 17'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$rd_addr
-
-
-module nt_ndp_128_nic$tx$rd_beats(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$rd_beats
-
-
-module nt_ndp_128_nic$tx$rd_last_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$rd_last_keep
-
-
-module nt_ndp_128_nic$tx$rd_meta(d,q,clock);
+module nt_ndp_128_nic$tx$read_out$e0_meta(d,q,clock);
 
     // Module arguments
     input wire  [137:0] d;
@@ -28361,10 +28311,200 @@ module nt_ndp_128_nic$tx$rd_meta(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_128_nic$tx$rd_meta
+endmodule // nt_ndp_128_nic$tx$read_out$e0_meta
 
 
-module nt_ndp_128_nic$tx$rd_slot(d,q,clock);
+module nt_ndp_128_nic$tx$read_out$e1_data(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e1_data
+
+
+module nt_ndp_128_nic$tx$read_out$e1_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e1_keep
+
+
+module nt_ndp_128_nic$tx$read_out$e1_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e1_last
+
+
+module nt_ndp_128_nic$tx$read_out$e1_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [137:0] d;
+    output reg  [137:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 138'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e1_meta
+
+
+module nt_ndp_128_nic$tx$read_out$e_count(d,q,clock);
+
+    // Module arguments
+    input wire  [1:0] d;
+    output reg  [1:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 2'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$e_count
+
+
+module nt_ndp_128_nic$tx$read_out$rd_active(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$rd_active
+
+
+module nt_ndp_128_nic$tx$read_out$rd_addr(d,q,clock);
+
+    // Module arguments
+    input wire  [16:0] d;
+    output reg  [16:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 17'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$rd_addr
+
+
+module nt_ndp_128_nic$tx$read_out$rd_beats(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$rd_beats
+
+
+module nt_ndp_128_nic$tx$read_out$rd_last_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$rd_last_keep
+
+
+module nt_ndp_128_nic$tx$read_out$rd_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [137:0] d;
+    output reg  [137:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 138'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$rd_meta
+
+
+module nt_ndp_128_nic$tx$read_out$rd_slot(d,q,clock);
 
     // Module arguments
     input wire  [6:0] d;
@@ -28380,7 +28520,83 @@ module nt_ndp_128_nic$tx$rd_slot(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_128_nic$tx$rd_slot
+endmodule // nt_ndp_128_nic$tx$read_out$rd_slot
+
+
+module nt_ndp_128_nic$tx$read_out$s1_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [7:0] d;
+    output reg  [7:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 8'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$s1_keep
+
+
+module nt_ndp_128_nic$tx$read_out$s1_last(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$s1_last
+
+
+module nt_ndp_128_nic$tx$read_out$s1_meta(d,q,clock);
+
+    // Module arguments
+    input wire  [137:0] d;
+    output reg  [137:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 138'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$s1_meta
+
+
+module nt_ndp_128_nic$tx$read_out$s1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_128_nic$tx$read_out$s1_valid
 
 
 module nt_ndp_128_nic$tx$ret_cand_mask(index,enable,onehot);
@@ -28496,82 +28712,6 @@ module nt_ndp_128_nic$tx$returning(d,q,clock);
     end
 
 endmodule // nt_ndp_128_nic$tx$returning
-
-
-module nt_ndp_128_nic$tx$s1_keep(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$s1_keep
-
-
-module nt_ndp_128_nic$tx$s1_last(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$s1_last
-
-
-module nt_ndp_128_nic$tx$s1_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [137:0] d;
-    output reg  [137:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 138'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$s1_meta
-
-
-module nt_ndp_128_nic$tx$s1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_128_nic$tx$s1_valid
 
 
 module nt_ndp_128_nic$tx$taken_mask(index,enable,onehot);

@@ -22,6 +22,7 @@ mod nic {
     mod get_rx_msg_info;
     mod message_read_out;
     mod packet_generator;
+    mod packet_read_out;
     mod packetization;
     mod reassembly;
     mod rx_buffer_classes;

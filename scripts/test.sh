@@ -47,7 +47,8 @@ if cargo nextest --version >/dev/null 2>&1; then
     echo "time per test binary and module (seconds, summed over its tests; the 10 largest):"
     sed -nE 's/^ *(PASS|FAIL) \[ *([0-9.]+)s\] +(\( *[0-9]+\/[0-9]+\) +)?(\S+) +([^: ]+).*$/\2 \4 \5/p' "$work/tests.log" | awk '{ t[$2 " " $3] += $1 } END { for (b in t) printf "  %8.1f  %s\n", t[b], b }' | sort -rn | head -10 || true
     passed=$(grep -cE '^ *PASS \[' "$work/tests.log" || true)
-    failed=$(grep -cE '^ *FAIL \[' "$work/tests.log" || true)
+    # A failing test is listed twice (as it ends and in the summary): count each one once.
+    failed=$(sed -nE 's/^ *FAIL \[ *[0-9.]+s\] +(\( *[0-9]+\/[0-9]+\) +)?(.*)$/\2/p' "$work/tests.log" | sort -u | wc -l)
 else
     echo "cargo-nextest is not installed: running with cargo test (no per-test times)" >&2
     [ "$quick" = 1 ] && echo "--quick needs cargo-nextest; running every test" >&2

@@ -30,9 +30,40 @@
 //! holds).
 
 use crate::common::free_list::FreeList;
-use crate::nic::get_rx_msg_info::class_base_pages;
 use crate::Blank;
 use rust_hdl::prelude::*;
+
+/// Receive size classes (packets per message, messages) of the presets for `messages` per
+/// direction: up to 128 messages every size holds 16 maximum-size (38-packet) messages at once
+/// and fills the rest of the 1 MiB payload memory with small classes. From 128 on the classes
+/// scale with the message count, `N × 1 KiB, N/4 × 4 KiB, N/8 × 8 KiB, N/8 × 38 KiB` (7.75 KiB
+/// per message, 97 % of a memory of 8 KiB per message).
+/// * 16: every one of the 16 IDs can hold a maximum-size message at once, as in the prototype;
+///   the small classes live in what the 2^N rounding of the payload RAM leaves free anyway
+///   (16 × 38 KB = 608 KB of 1 MB; all four classes use 816 KB). Every class has a buffer per
+///   ID, so a request that gets an ID never fails for lack of a buffer nor falls back to a larger
+///   class (`fail_no_buffer_count` and `class_fallback_count` stay 0).
+/// * 128: 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB = 992 KB of the 1 MB payload RAM. A
+///   deviation from Table 3.2, which sizes the prototype's 128-message NIC for 128 × 32 KB per
+///   direction (about 4.2 MB): here 16 messages above 8 KB are held at once.
+pub const fn rx_classes_for(messages: usize) -> [(u64, u64); 4] {
+    let n = messages as u64;
+    match messages {
+        16 => [(1, 16), (4, 16), (8, 16), (38, 16)],
+        32 => [(1, 32), (4, 32), (8, 16), (38, 16)],
+        64 => [(1, 64), (4, 32), (8, 16), (38, 16)],
+        _ => [(1, n), (4, n / 4), (8, n / 8), (38, n / 8)],
+    }
+}
+
+/// First page of each class: classes are laid out one after another from page 0.
+pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
+    let mut base = [0; 4];
+    for c in 1..4 {
+        base[c] = base[c - 1] + classes[c - 1].0 * classes[c - 1].1;
+    }
+    base
+}
 
 /// Four receive size classes of buffers for `N = 2^IW` messages.
 #[derive(LogicBlock, Blank)]
@@ -151,8 +182,8 @@ impl<const N: usize, const IW: usize> Logic for RxBufferClasses<N, IW> {
 }
 
 impl<const N: usize, const IW: usize> Default for RxBufferClasses<N, IW> {
-    /// The preset size classes of this size ([`crate::nic::get_rx_msg_info::rx_classes_for`]).
+    /// The preset size classes of this size ([`rx_classes_for`]).
     fn default() -> Self {
-        Self::new(crate::nic::get_rx_msg_info::rx_classes_for(N))
+        Self::new(rx_classes_for(N))
     }
 }

@@ -191,7 +191,7 @@ fn registers_read_back_and_reject_bad_addresses() {
 #[test]
 fn lockstep_whole_nic_self_loop() {
     // The native NIC is a large value: build and step it on a thread with a big stack.
-    std::thread::Builder::new().stack_size(1 << 30).spawn(lockstep_self_loop).unwrap().join().unwrap();
+    on_big_stack(lockstep_self_loop);
 }
 
 fn lockstep_self_loop() {
@@ -235,11 +235,16 @@ fn lockstep_self_loop() {
 /// (latency and line rate: `whole_nic`).
 #[test]
 fn ndp_128_trimming_loopback() {
-    let s = seed("ndp_128_loopback", 505);
+    trimming_loopback("ndp-128", seed("ndp_128_loopback", 505), 48);
+}
+
+/// `messages` messages of up to 38 KiB each way over a link that trims 3 % of the packets: every
+/// message completes and both NICs end idle.
+fn trimming_loopback(config: &str, seed: u64, messages: usize) {
     let l = loopback(
-        &nic_preset("ndp-128"),
-        s,
-        48,
+        &nic_preset(config),
+        seed,
+        messages,
         38 * 1024,
         200,
         LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
@@ -247,7 +252,7 @@ fn ndp_128_trimming_loopback() {
         4_000_000,
     )
     .unwrap();
-    l.print("ndp-128 trimming");
+    l.print(&format!("{config} trimming"));
     for side in 0..2 {
         assert_eq!(l.value(side, "tx_active_any"), 0);
         assert_eq!(l.value(side, "rx_busy_any"), 0);
@@ -258,24 +263,19 @@ fn ndp_128_trimming_loopback() {
 #[test]
 fn ndp_128_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(|| lockstep_self_loop_of::<NdpNic<128, 7, 6, 17>>("ndp-128", 506))
-        .unwrap()
-        .join()
-        .unwrap();
+    on_big_stack(|| lockstep_self_loop_of::<NdpNic<128, 7, 6, 17>>("ndp-128", 506));
 }
 
 /// rust-hdl beside Verilator on the whole 64-message NIC (a size without an earlier preset).
 #[test]
 fn ndp_64_lockstep_whole_nic_self_loop() {
     use nanotransport_hdl::protocols::ndp::ingress::NdpNic;
-    std::thread::Builder::new()
-        .stack_size(1 << 30)
-        .spawn(|| lockstep_self_loop_of::<NdpNic<64, 6, 5, 17>>("ndp-64", 507))
-        .unwrap()
-        .join()
-        .unwrap();
+    on_big_stack(|| lockstep_self_loop_of::<NdpNic<64, 6, 5, 17>>("ndp-64", 507));
+}
+
+/// Runs `f` on a thread with a 1 GiB stack: a native whole NIC is a large value.
+fn on_big_stack(f: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new().stack_size(1 << 30).spawn(f).unwrap().join().unwrap();
 }
 
 fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config: &str, default_seed: u64) {
@@ -294,21 +294,5 @@ fn lockstep_self_loop_of<D: nanotransport_sim::cosim::native::NativeDut>(config:
 /// (latency and line rate: `whole_nic`).
 #[test]
 fn ndp_64_trimming_loopback() {
-    let s = seed("ndp_64_loopback", 508);
-    let l = loopback(
-        &nic_preset("ndp-64"),
-        s,
-        40,
-        38 * 1024,
-        200,
-        LinkFaults { trim: 0.03, drop: 0.0, stall: STALL, ..LinkFaults::NONE },
-        &loopback_registers(1_000_000),
-        4_000_000,
-    )
-    .unwrap();
-    l.print("ndp-64 trimming");
-    for side in 0..2 {
-        assert_eq!(l.value(side, "tx_active_any"), 0);
-        assert_eq!(l.value(side, "rx_busy_any"), 0);
-    }
+    trimming_loopback("ndp-64", seed("ndp_64_loopback", 508), 40);
 }

@@ -2,6 +2,23 @@
 //! laid out as `hdl/`. They live here, not in the block files, so that `hdl/` holds only
 //! synthesisable blocks and the crate is compiled once, not again with cfg(test).
 
+/// One clock cycle of a natively stepped block that reads a synchronous payload memory
+/// (`payload_address` out, `payload_data` in): drives `$word`, the memory's answer to the
+/// previous cycle's address, and evaluates to this cycle's address.
+macro_rules! payload_memory_cycle {
+    ($uut:expr, $word:expr) => {{
+        let u = $uut;
+        u.payload_data.next = $word.into();
+        assert!(simulate(u, 100));
+        let address = u.payload_address.val().to_u64();
+        u.clock.next = Clock { clk: true };
+        assert!(simulate(u, 100));
+        u.clock.next = Clock { clk: false };
+        assert!(simulate(u, 100));
+        address
+    }};
+}
+
 mod configs;
 mod generate;
 mod common {

@@ -73,14 +73,7 @@ impl Bench {
         }
     }
     fn edge(&mut self) {
-        let u = &mut self.uut;
-        u.payload_data.next = self.read_word.into();
-        assert!(simulate(u, 100));
-        let address = u.payload_address.val().to_u64();
-        u.clock.next = Clock { clk: true };
-        assert!(simulate(u, 100));
-        u.clock.next = Clock { clk: false };
-        assert!(simulate(u, 100));
+        let address = payload_memory_cycle!(&mut self.uut, self.read_word);
         self.read_word = *self.memory.get(&address).unwrap_or(&0xDEAD_BEEF);
     }
     /// Starts each message as soon as the block is ready, with the CPU ready with probability

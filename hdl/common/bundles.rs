@@ -20,6 +20,8 @@
 //! | [`DataAnswerSource`] / [`DataAnswerSink`] | a DATA packet's header and its GetRxMsgInfo answer | ingress front → ingress program |
 //! | [`RxMsgInfoRequestSource`] / [`RxMsgInfoRequestSink`] | a GetRxMsgInfo request (valid/ready) | ingress front → reassembly → GetRxMsgInfo |
 //! | [`RxMsgInfoAnswerSource`] / [`RxMsgInfoAnswerSink`] | its answer | reassembly → ingress front |
+//! | [`StreamSource`] / [`StreamSink`] | a plain AXI4-Stream of a given width (no metadata) | MAC RX → ingress front → parser; deparser → MAC TX; CPU ↔ reassembly and transmit path; Bolt's stream |
+//! | [`AxiLiteInitiator`] / [`AxiLiteTarget`] | AXI4-Lite, 12-bit byte addresses, 32-bit data | the NIC's register port → register file |
 //!
 //! **Latency 0 cycles, no logic**: a bundle is wires. Joining it is the same Verilog as assigning
 //! each member, so it adds no register, no LUT and no cycle; the latency and throughput of a
@@ -113,12 +115,28 @@ bundle! {
     }
 }
 
+bundle! {
+    /// A plain AXI4-Stream: beats of `DW` bits (`KW` = `DW` / 8 byte enables, byte 0 in
+    /// `tdata[7:0]`), one per cycle while `tvalid` and `tready`; `tlast` on a packet's last beat.
+    StreamSource "StreamSource", StreamSink "StreamSink" <const DW: usize, const KW: usize> {
+        fwd tdata: Bits<DW>,
+        fwd tkeep: Bits<KW>,
+        fwd tlast: Bit,
+        fwd tvalid: Bit,
+        back tready: Bit,
+    }
+}
+
 /// The width of the NIC's packet streams in bits (the thesis' 64-bit MAC side).
 pub const DATAPATH_BITS: usize = 64;
 /// A packet stream of the NIC's datapath width.
 pub type NicPacketSource = PacketSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 /// The sink side of [`NicPacketSource`].
 pub type NicPacketSink = PacketSink<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
+/// A plain stream of the NIC's datapath width.
+pub type NicStreamSource = StreamSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
+/// The sink side of [`NicStreamSource`].
+pub type NicStreamSink = StreamSink<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 /// A received packet stream of the NIC's datapath width.
 pub type NicRxPacketSource = RxPacketSource<DATAPATH_BITS, { DATAPATH_BITS / 8 }>;
 /// The sink side of [`NicRxPacketSource`].
@@ -251,5 +269,30 @@ bundle! {
         fwd is_last_pkt: Bit,
         /// The smallest offset not yet received.
         fwd ack_no: Bits<9>,
+    }
+}
+
+bundle! {
+    /// AXI4-Lite with 12-bit byte addresses and 32-bit data (the NIC's register port; map in
+    /// [`crate::nic::csr`]). The source side is the initiator (the master): it drives addresses,
+    /// write data and the response readies.
+    AxiLiteInitiator "AxiLiteInitiator", AxiLiteTarget "AxiLiteTarget" {
+        fwd awaddr: Bits<12>,
+        fwd awvalid: Bit,
+        back awready: Bit,
+        fwd wdata: Bits<32>,
+        fwd wstrb: Bits<4>,
+        fwd wvalid: Bit,
+        back wready: Bit,
+        back bresp: Bits<2>,
+        back bvalid: Bit,
+        fwd bready: Bit,
+        fwd araddr: Bits<12>,
+        fwd arvalid: Bit,
+        back arready: Bit,
+        back rdata: Bits<32>,
+        back rresp: Bits<2>,
+        back rvalid: Bit,
+        fwd rready: Bit,
     }
 }

@@ -6,13 +6,14 @@
 //! | port                                   | dir | width | meaning                                        |
 //! |----------------------------------------|-----|-------|------------------------------------------------|
 //! | `clock`, `reset`                       | in  | 1     | synchronous active-high reset (one cycle)      |
-//! | `s_axil_awaddr/awvalid/awready`        | in/in/out | 12/1/1 | write address channel (byte address)   |
-//! | `s_axil_wdata/wstrb/wvalid/wready`     | in/in/in/out | 32/4/1/1 | write data channel, byte strobes  |
-//! | `s_axil_bresp/bvalid/bready`           | out/out/in | 2/1/1 | write response: 0 OKAY, 2 SLVERR        |
-//! | `s_axil_araddr/arvalid/arready`        | in/in/out | 12/1/1 | read address channel (byte address)    |
-//! | `s_axil_rdata/rresp/rvalid/rready`     | out/out/out/in | 32/2/1/1 | read data and response          |
+//! | `axil` ([`AxiLiteTarget`]; `axil$awaddr`, … in the Verilog) | | | AXI4-Lite, 12-bit byte addresses, 32-bit data: |
+//! | `axil.awaddr/awvalid/awready`          | in/in/out | 12/1/1 | write address channel (byte address)   |
+//! | `axil.wdata/wstrb/wvalid/wready`       | in/in/in/out | 32/4/1/1 | write data channel, byte strobes  |
+//! | `axil.bresp/bvalid/bready`             | out/out/in | 2/1/1 | write response: 0 OKAY, 2 SLVERR        |
+//! | `axil.araddr/arvalid/arready`          | in/in/out | 12/1/1 | read address channel (byte address)    |
+//! | `axil.rdata/rresp/rvalid/rready`       | out/out/out/in | 32/2/1/1 | read data and response          |
 //! | `cfg`                                  | out | 512   | register i at bits 32i..32i+31 (registered)    |
-//! | `status_index`                         | out | 8     | status register addressed by `s_axil_araddr` (combinational) |
+//! | `status_index`                         | out | 8     | status register addressed by `axil.araddr` (combinational) |
 //! | `status_value`                         | in  | 32    | that register's value, sampled in the AR cycle |
 //! | `error_count`                          | out | 32    | rejected accesses (SLVERR), wrapping           |
 //!
@@ -68,6 +69,7 @@
 //! Yosys `synth_xilinx -family xcup` (blocks-16 instance): 1911 LUTs, 632 flip-flops, no RAM. The
 //! read multiplexers are binary trees of constant slices (one address bit per level).
 
+use crate::common::bundles::AxiLiteTarget;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -102,23 +104,8 @@ pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
 pub struct AxiLiteCsr {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub s_axil_awaddr: Signal<In, Bits<12>>,
-    pub s_axil_awvalid: Signal<In, Bit>,
-    pub s_axil_awready: Signal<Out, Bit>,
-    pub s_axil_wdata: Signal<In, Bits<32>>,
-    pub s_axil_wstrb: Signal<In, Bits<4>>,
-    pub s_axil_wvalid: Signal<In, Bit>,
-    pub s_axil_wready: Signal<Out, Bit>,
-    pub s_axil_bresp: Signal<Out, Bits<2>>,
-    pub s_axil_bvalid: Signal<Out, Bit>,
-    pub s_axil_bready: Signal<In, Bit>,
-    pub s_axil_araddr: Signal<In, Bits<12>>,
-    pub s_axil_arvalid: Signal<In, Bit>,
-    pub s_axil_arready: Signal<Out, Bit>,
-    pub s_axil_rdata: Signal<Out, Bits<32>>,
-    pub s_axil_rresp: Signal<Out, Bits<2>>,
-    pub s_axil_rvalid: Signal<Out, Bit>,
-    pub s_axil_rready: Signal<In, Bit>,
+    /// The register port (`axil$awaddr`, … in the Verilog).
+    pub axil: AxiLiteTarget,
     /// 16 read/write configuration registers, register i at bits 32i..32i+31 (byte address 4i).
     pub cfg: Signal<Out, Bits<512>>,
     /// Index of the status register addressed by the read channel (byte address 0x400 + 4j).
@@ -195,31 +182,31 @@ impl Logic for AxiLiteCsr {
         dff_setup!(self, clock, cfg_regs, aw_held, aw_addr, w_held, w_data, w_strb, b_valid, b_resp, r_valid, r_data, r_resp, errors);
 
         // ---- Write: AW and W are each held until both are present.
-        self.b_free.next = (!self.b_valid.q.val()) | self.s_axil_bready.val();
-        self.s_axil_awready.next = ((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val());
-        self.s_axil_wready.next = ((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val());
-        self.aw_take.next = self.s_axil_awvalid.val() & (((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
-        self.w_take.next = self.s_axil_wvalid.val() & (((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
+        self.b_free.next = (!self.b_valid.q.val()) | self.axil.bready.val();
+        self.axil.awready.next = ((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val());
+        self.axil.wready.next = ((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val());
+        self.aw_take.next = self.axil.awvalid.val() & (((!self.aw_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
+        self.w_take.next = self.axil.wvalid.val() & (((!self.w_held.q.val()) & self.b_free.val()) & (!self.reset.val()));
         self.have_aw.next = self.aw_held.q.val() | self.aw_take.val();
         self.have_w.next = self.w_held.q.val() | self.w_take.val();
         self.write_go.next = (self.have_aw.val() & self.have_w.val()) & self.b_free.val();
 
-        self.wr_addr.next = self.s_axil_awaddr.val();
+        self.wr_addr.next = self.axil.awaddr.val();
         if self.aw_held.q.val() {
             self.wr_addr.next = self.aw_addr.q.val();
         }
-        self.wr_data.next = self.s_axil_wdata.val();
-        self.wr_strb.next = self.s_axil_wstrb.val();
+        self.wr_data.next = self.axil.wdata.val();
+        self.wr_strb.next = self.axil.wstrb.val();
         if self.w_held.q.val() {
             self.wr_data.next = self.w_data.q.val();
             self.wr_strb.next = self.w_strb.q.val();
         }
         if self.aw_take.val() {
-            self.aw_addr.d.next = self.s_axil_awaddr.val();
+            self.aw_addr.d.next = self.axil.awaddr.val();
         }
         if self.w_take.val() {
-            self.w_data.d.next = self.s_axil_wdata.val();
-            self.w_strb.d.next = self.s_axil_wstrb.val();
+            self.w_data.d.next = self.axil.wdata.val();
+            self.w_strb.d.next = self.axil.wstrb.val();
         }
         self.aw_held.d.next = self.have_aw.val() & (!self.write_go.val());
         self.w_held.d.next = self.have_w.val() & (!self.write_go.val());
@@ -259,20 +246,20 @@ impl Logic for AxiLiteCsr {
                 self.b_resp.d.next = 2.into();
             }
         }
-        self.b_valid.d.next = self.write_go.val() | (self.b_valid.q.val() & (!self.s_axil_bready.val()));
-        self.s_axil_bvalid.next = self.b_valid.q.val();
-        self.s_axil_bresp.next = self.b_resp.q.val();
+        self.b_valid.d.next = self.write_go.val() | (self.b_valid.q.val() & (!self.axil.bready.val()));
+        self.axil.bvalid.next = self.b_valid.q.val();
+        self.axil.bresp.next = self.b_resp.q.val();
         self.cfg.next = self.cfg_regs.q.val();
 
         // ---- Read: decode and register the answer in the cycle AR is accepted.
-        self.s_axil_arready.next = ((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val());
-        self.ar_take.next = self.s_axil_arvalid.val() & (((!self.r_valid.q.val()) | self.s_axil_rready.val()) & (!self.reset.val()));
+        self.axil.arready.next = ((!self.r_valid.q.val()) | self.axil.rready.val()) & (!self.reset.val());
+        self.ar_take.next = self.axil.arvalid.val() & (((!self.r_valid.q.val()) | self.axil.rready.val()) & (!self.reset.val()));
         // addr[1:0] is ignored: a read returns the whole word its address falls in.
-        self.rd_cfg_hit.next = self.s_axil_araddr.val().get_bits::<4>(8) == 0;
-        self.rd_cfg_implemented.next = self.s_axil_araddr.val().get_bits::<2>(6) == 0;
-        self.rd_status_hit.next = self.s_axil_araddr.val().get_bits::<2>(10) == 1;
-        self.rd_cfg_index.next = self.s_axil_araddr.val().get_bits::<4>(2);
-        self.status_index.next = self.s_axil_araddr.val().get_bits::<8>(2);
+        self.rd_cfg_hit.next = self.axil.araddr.val().get_bits::<4>(8) == 0;
+        self.rd_cfg_implemented.next = self.axil.araddr.val().get_bits::<2>(6) == 0;
+        self.rd_status_hit.next = self.axil.araddr.val().get_bits::<2>(10) == 1;
+        self.rd_cfg_index.next = self.axil.araddr.val().get_bits::<4>(2);
+        self.status_index.next = self.axil.araddr.val().get_bits::<8>(2);
         // Read multiplexers as binary trees of constant slices, one index bit per level.
         self.rd_cfg_256.next = self.cfg_regs.q.val().get_bits::<256>(0);
         if self.rd_cfg_index.val().get_bit(3) {
@@ -306,10 +293,10 @@ impl Logic for AxiLiteCsr {
                 self.r_resp.d.next = 0.into();
             }
         }
-        self.r_valid.d.next = self.ar_take.val() | (self.r_valid.q.val() & (!self.s_axil_rready.val()));
-        self.s_axil_rvalid.next = self.r_valid.q.val();
-        self.s_axil_rdata.next = self.r_data.q.val();
-        self.s_axil_rresp.next = self.r_resp.q.val();
+        self.r_valid.d.next = self.ar_take.val() | (self.r_valid.q.val() & (!self.axil.rready.val()));
+        self.axil.rvalid.next = self.r_valid.q.val();
+        self.axil.rdata.next = self.r_data.q.val();
+        self.axil.rresp.next = self.r_resp.q.val();
 
         // ---- Rejected accesses.
         self.err_inc.next = 0.into();

@@ -1,5 +1,5 @@
-//! The host side of an AXI4-Lite slave, for any device with `s_axil_*` ports (the register file,
-//! a whole NIC) behind [`Ports`]: one [`AxilMaster`] that a driver steps cycle by cycle beside its
+//! The host side of an AXI4-Lite slave, for any device with an AXI4-Lite port (a whole NIC's flat
+//! `s_axil_*`, the register file's bundle `axil$*`) behind [`Ports`]: one [`AxilMaster`] that a driver steps cycle by cycle beside its
 //! other traffic ([`crate::nic::NicSim`]), and blocking single accesses built on it
 //! ([`axil_write`], [`axil_read`]).
 //!
@@ -47,9 +47,11 @@ pub struct AxilPorts {
 }
 
 impl AxilPorts {
-    /// The `s_axil_*` ports of `io`; the error names the first one missing.
+    /// The AXI4-Lite ports of `io`: a NIC's flat `s_axil_*` or a block's bundle `axil$*`; the
+    /// error names the first one missing.
     pub fn of(io: &dyn Ports) -> Result<Self, String> {
-        let q = |n: &str| io.port(&format!("s_axil_{n}")).ok_or_else(|| format!("no port s_axil_{n}"));
+        let prefix = if io.port("s_axil_awaddr").is_some() { "s_axil_" } else { "axil$" };
+        let q = |n: &str| io.port(&format!("{prefix}{n}")).ok_or_else(|| format!("no port {prefix}{n}"));
         Ok(AxilPorts {
             awaddr: q("awaddr")?,
             awvalid: q("awvalid")?,

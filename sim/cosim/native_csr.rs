@@ -4,10 +4,10 @@
 use crate::native_dut;
 
 native_dut!(nanotransport_hdl::nic::csr::AxiLiteCsr, clocked: true,
-    inputs: [reset, s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready,
-             s_axil_araddr, s_axil_arvalid, s_axil_rready, status_value],
-    outputs: [s_axil_awready, s_axil_wready, s_axil_bresp, s_axil_bvalid, s_axil_arready, s_axil_rdata,
-              s_axil_rresp, s_axil_rvalid, cfg, status_index, error_count]);
+    inputs: [reset, axil.awaddr, axil.awvalid, axil.wdata, axil.wstrb, axil.wvalid, axil.bready,
+             axil.araddr, axil.arvalid, axil.rready, status_value],
+    outputs: [axil.awready, axil.wready, axil.bresp, axil.bvalid, axil.arready, axil.rdata,
+              axil.rresp, axil.rvalid, cfg, status_index, error_count]);
 
 native_dut!(nanotransport_hdl::nic::status_bank::StatusBank, clocked: false,
     inputs: [index, map_version, protocol_id, messages, datapath_bits, frame_count, not_ipv4_count,

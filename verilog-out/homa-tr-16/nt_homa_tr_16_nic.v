@@ -480,23 +480,23 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [31:0] deparser$length_mismatch_count;
     reg  csr$clock;
     reg  csr$reset;
-    reg  [11:0] csr$s_axil_awaddr;
-    reg  csr$s_axil_awvalid;
-    wire  csr$s_axil_awready;
-    reg  [31:0] csr$s_axil_wdata;
-    reg  [3:0] csr$s_axil_wstrb;
-    reg  csr$s_axil_wvalid;
-    wire  csr$s_axil_wready;
-    wire  [1:0] csr$s_axil_bresp;
-    wire  csr$s_axil_bvalid;
-    reg  csr$s_axil_bready;
-    reg  [11:0] csr$s_axil_araddr;
-    reg  csr$s_axil_arvalid;
-    wire  csr$s_axil_arready;
-    wire  [31:0] csr$s_axil_rdata;
-    wire  [1:0] csr$s_axil_rresp;
-    wire  csr$s_axil_rvalid;
-    reg  csr$s_axil_rready;
+    reg  [11:0] csr$axil$awaddr;
+    reg  csr$axil$awvalid;
+    wire  csr$axil$awready;
+    reg  [31:0] csr$axil$wdata;
+    reg  [3:0] csr$axil$wstrb;
+    reg  csr$axil$wvalid;
+    wire  csr$axil$wready;
+    wire  [1:0] csr$axil$bresp;
+    wire  csr$axil$bvalid;
+    reg  csr$axil$bready;
+    reg  [11:0] csr$axil$araddr;
+    reg  csr$axil$arvalid;
+    wire  csr$axil$arready;
+    wire  [31:0] csr$axil$rdata;
+    wire  [1:0] csr$axil$rresp;
+    wire  csr$axil$rvalid;
+    reg  csr$axil$rready;
     wire  [511:0] csr$cfg;
     wire  [7:0] csr$status_index;
     reg  [31:0] csr$status_value;
@@ -1024,23 +1024,23 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     nt_homa_tr_16_nic$csr csr(
         .clock(csr$clock),
         .reset(csr$reset),
-        .s_axil_awaddr(csr$s_axil_awaddr),
-        .s_axil_awvalid(csr$s_axil_awvalid),
-        .s_axil_awready(csr$s_axil_awready),
-        .s_axil_wdata(csr$s_axil_wdata),
-        .s_axil_wstrb(csr$s_axil_wstrb),
-        .s_axil_wvalid(csr$s_axil_wvalid),
-        .s_axil_wready(csr$s_axil_wready),
-        .s_axil_bresp(csr$s_axil_bresp),
-        .s_axil_bvalid(csr$s_axil_bvalid),
-        .s_axil_bready(csr$s_axil_bready),
-        .s_axil_araddr(csr$s_axil_araddr),
-        .s_axil_arvalid(csr$s_axil_arvalid),
-        .s_axil_arready(csr$s_axil_arready),
-        .s_axil_rdata(csr$s_axil_rdata),
-        .s_axil_rresp(csr$s_axil_rresp),
-        .s_axil_rvalid(csr$s_axil_rvalid),
-        .s_axil_rready(csr$s_axil_rready),
+        .axil$awaddr(csr$axil$awaddr),
+        .axil$awvalid(csr$axil$awvalid),
+        .axil$awready(csr$axil$awready),
+        .axil$wdata(csr$axil$wdata),
+        .axil$wstrb(csr$axil$wstrb),
+        .axil$wvalid(csr$axil$wvalid),
+        .axil$wready(csr$axil$wready),
+        .axil$bresp(csr$axil$bresp),
+        .axil$bvalid(csr$axil$bvalid),
+        .axil$bready(csr$axil$bready),
+        .axil$araddr(csr$axil$araddr),
+        .axil$arvalid(csr$axil$arvalid),
+        .axil$arready(csr$axil$arready),
+        .axil$rdata(csr$axil$rdata),
+        .axil$rresp(csr$axil$rresp),
+        .axil$rvalid(csr$axil$rvalid),
+        .axil$rready(csr$axil$rready),
         .cfg(csr$cfg),
         .status_index(csr$status_index),
         .status_value(csr$status_value),
@@ -1149,23 +1149,23 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         data_skid$reset = reset;
         deparser$reset = reset;
         csr$reset = reset;
-        csr$s_axil_awaddr = s_axil_awaddr;
-        csr$s_axil_awvalid = s_axil_awvalid;
-        s_axil_awready = csr$s_axil_awready;
-        csr$s_axil_wdata = s_axil_wdata;
-        csr$s_axil_wstrb = s_axil_wstrb;
-        csr$s_axil_wvalid = s_axil_wvalid;
-        s_axil_wready = csr$s_axil_wready;
-        s_axil_bresp = csr$s_axil_bresp;
-        s_axil_bvalid = csr$s_axil_bvalid;
-        csr$s_axil_bready = s_axil_bready;
-        csr$s_axil_araddr = s_axil_araddr;
-        csr$s_axil_arvalid = s_axil_arvalid;
-        s_axil_arready = csr$s_axil_arready;
-        s_axil_rdata = csr$s_axil_rdata;
-        s_axil_rresp = csr$s_axil_rresp;
-        s_axil_rvalid = csr$s_axil_rvalid;
-        csr$s_axil_rready = s_axil_rready;
+        csr$axil$awaddr = s_axil_awaddr;
+        csr$axil$awvalid = s_axil_awvalid;
+        s_axil_awready = csr$axil$awready;
+        csr$axil$wdata = s_axil_wdata;
+        csr$axil$wstrb = s_axil_wstrb;
+        csr$axil$wvalid = s_axil_wvalid;
+        s_axil_wready = csr$axil$wready;
+        s_axil_bresp = csr$axil$bresp;
+        s_axil_bvalid = csr$axil$bvalid;
+        csr$axil$bready = s_axil_bready;
+        csr$axil$araddr = s_axil_araddr;
+        csr$axil$arvalid = s_axil_arvalid;
+        s_axil_arready = csr$axil$arready;
+        s_axil_rdata = csr$axil$rdata;
+        s_axil_rresp = csr$axil$rresp;
+        s_axil_rvalid = csr$axil$rvalid;
+        csr$axil$rready = s_axil_rready;
         cfg = csr$cfg;
         status$index = csr$status_index;
         csr$status_value = status$value;
@@ -1856,28 +1856,28 @@ module nt_homa_tr_16_nic$arbiter$in_packet(d,q,clock);
 endmodule // nt_homa_tr_16_nic$arbiter$in_packet
 
 
-module nt_homa_tr_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awready,s_axil_wdata,s_axil_wstrb,s_axil_wvalid,s_axil_wready,s_axil_bresp,s_axil_bvalid,s_axil_bready,s_axil_araddr,s_axil_arvalid,s_axil_arready,s_axil_rdata,s_axil_rresp,s_axil_rvalid,s_axil_rready,cfg,status_index,status_value,error_count);
+module nt_homa_tr_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil$wdata,axil$wstrb,axil$wvalid,axil$wready,axil$bresp,axil$bvalid,axil$bready,axil$araddr,axil$arvalid,axil$arready,axil$rdata,axil$rresp,axil$rvalid,axil$rready,cfg,status_index,status_value,error_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [11:0] s_axil_awaddr;
-    input wire  s_axil_awvalid;
-    output reg  s_axil_awready;
-    input wire  [31:0] s_axil_wdata;
-    input wire  [3:0] s_axil_wstrb;
-    input wire  s_axil_wvalid;
-    output reg  s_axil_wready;
-    output reg  [1:0] s_axil_bresp;
-    output reg  s_axil_bvalid;
-    input wire  s_axil_bready;
-    input wire  [11:0] s_axil_araddr;
-    input wire  s_axil_arvalid;
-    output reg  s_axil_arready;
-    output reg  [31:0] s_axil_rdata;
-    output reg  [1:0] s_axil_rresp;
-    output reg  s_axil_rvalid;
-    input wire  s_axil_rready;
+    input wire  [11:0] axil$awaddr;
+    input wire  axil$awvalid;
+    output reg  axil$awready;
+    input wire  [31:0] axil$wdata;
+    input wire  [3:0] axil$wstrb;
+    input wire  axil$wvalid;
+    output reg  axil$wready;
+    output reg  [1:0] axil$bresp;
+    output reg  axil$bvalid;
+    input wire  axil$bready;
+    input wire  [11:0] axil$araddr;
+    input wire  axil$arvalid;
+    output reg  axil$arready;
+    output reg  [31:0] axil$rdata;
+    output reg  [1:0] axil$rresp;
+    output reg  axil$rvalid;
+    input wire  axil$rready;
     output reg  [511:0] cfg;
     output reg  [7:0] status_index;
     input wire  [31:0] status_value;
@@ -2043,30 +2043,30 @@ module nt_homa_tr_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awr
         r_data$d = r_data$q;
         r_resp$d = r_resp$q;
         errors$d = errors$q;
-        b_free = (~b_valid$q) | s_axil_bready;
-        s_axil_awready = ((~aw_held$q) & b_free) & (~reset);
-        s_axil_wready = ((~w_held$q) & b_free) & (~reset);
-        aw_take = s_axil_awvalid & (((~aw_held$q) & b_free) & (~reset));
-        w_take = s_axil_wvalid & (((~w_held$q) & b_free) & (~reset));
+        b_free = (~b_valid$q) | axil$bready;
+        axil$awready = ((~aw_held$q) & b_free) & (~reset);
+        axil$wready = ((~w_held$q) & b_free) & (~reset);
+        aw_take = axil$awvalid & (((~aw_held$q) & b_free) & (~reset));
+        w_take = axil$wvalid & (((~w_held$q) & b_free) & (~reset));
         have_aw = aw_held$q | aw_take;
         have_w = w_held$q | w_take;
         write_go = (have_aw & have_w) & b_free;
-        wr_addr = s_axil_awaddr;
+        wr_addr = axil$awaddr;
         if (aw_held$q) begin
             wr_addr = aw_addr$q;
         end
-        wr_data = s_axil_wdata;
-        wr_strb = s_axil_wstrb;
+        wr_data = axil$wdata;
+        wr_strb = axil$wstrb;
         if (w_held$q) begin
             wr_data = w_data$q;
             wr_strb = w_strb$q;
         end
         if (aw_take) begin
-            aw_addr$d = s_axil_awaddr;
+            aw_addr$d = axil$awaddr;
         end
         if (w_take) begin
-            w_data$d = s_axil_wdata;
-            w_strb$d = s_axil_wstrb;
+            w_data$d = axil$wdata;
+            w_strb$d = axil$wstrb;
         end
         aw_held$d = have_aw & (~write_go);
         w_held$d = have_w & (~write_go);
@@ -2144,17 +2144,17 @@ module nt_homa_tr_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awr
                 b_resp$d = 32'h2;
             end
         end
-        b_valid$d = write_go | (b_valid$q & (~s_axil_bready));
-        s_axil_bvalid = b_valid$q;
-        s_axil_bresp = b_resp$q;
+        b_valid$d = write_go | (b_valid$q & (~axil$bready));
+        axil$bvalid = b_valid$q;
+        axil$bresp = b_resp$q;
         cfg = cfg_regs$q;
-        s_axil_arready = ((~r_valid$q) | s_axil_rready) & (~reset);
-        ar_take = s_axil_arvalid & (((~r_valid$q) | s_axil_rready) & (~reset));
-        rd_cfg_hit = s_axil_araddr[(32'h8)+:(4)] == 32'h0;
-        rd_cfg_implemented = s_axil_araddr[(32'h6)+:(2)] == 32'h0;
-        rd_status_hit = s_axil_araddr[(32'ha)+:(2)] == 32'h1;
-        rd_cfg_index = s_axil_araddr[(32'h2)+:(4)];
-        status_index = s_axil_araddr[(32'h2)+:(8)];
+        axil$arready = ((~r_valid$q) | axil$rready) & (~reset);
+        ar_take = axil$arvalid & (((~r_valid$q) | axil$rready) & (~reset));
+        rd_cfg_hit = axil$araddr[(32'h8)+:(4)] == 32'h0;
+        rd_cfg_implemented = axil$araddr[(32'h6)+:(2)] == 32'h0;
+        rd_status_hit = axil$araddr[(32'ha)+:(2)] == 32'h1;
+        rd_cfg_index = axil$araddr[(32'h2)+:(4)];
+        status_index = axil$araddr[(32'h2)+:(8)];
         rd_cfg_256 = cfg_regs$q[(32'h0)+:(256)];
         if (rd_cfg_index[32'h3]) begin
             rd_cfg_256 = cfg_regs$q[(32'h100)+:(256)];
@@ -2187,10 +2187,10 @@ module nt_homa_tr_16_nic$csr(clock,reset,s_axil_awaddr,s_axil_awvalid,s_axil_awr
                 r_resp$d = 32'h0;
             end
         end
-        r_valid$d = ar_take | (r_valid$q & (~s_axil_rready));
-        s_axil_rvalid = r_valid$q;
-        s_axil_rdata = r_data$q;
-        s_axil_rresp = r_resp$q;
+        r_valid$d = ar_take | (r_valid$q & (~axil$rready));
+        axil$rvalid = r_valid$q;
+        axil$rdata = r_data$q;
+        axil$rresp = r_resp$q;
         err_inc = 32'h0;
         if (wr_err | rd_err) begin
             err_inc = 32'h1;

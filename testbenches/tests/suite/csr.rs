@@ -202,22 +202,22 @@ fn rejected_accesses_answer_slverr_change_nothing_and_count() {
     assert_eq!(io.get("error_count"), expected);
 
     // A rejected write and a rejected read performed in the same cycle count two.
-    io.set("s_axil_awaddr", 0x300);
-    io.set("s_axil_awvalid", 1);
-    io.set("s_axil_wdata", 1);
-    io.set("s_axil_wstrb", 0xF);
-    io.set("s_axil_wvalid", 1);
-    io.set("s_axil_araddr", 0x301);
-    io.set("s_axil_arvalid", 1);
+    io.set("axil$awaddr", 0x300);
+    io.set("axil$awvalid", 1);
+    io.set("axil$wdata", 1);
+    io.set("axil$wstrb", 0xF);
+    io.set("axil$wvalid", 1);
+    io.set("axil$araddr", 0x301);
+    io.set("axil$arvalid", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_awready"), io.get("s_axil_wready"), io.get("s_axil_arready")), (1, 1, 1));
+    assert_eq!((io.get("axil$awready"), io.get("axil$wready"), io.get("axil$arready")), (1, 1, 1));
     io.tick();
     axil_idle(&mut io);
-    io.set("s_axil_bready", 1);
-    io.set("s_axil_rready", 1);
+    io.set("axil$bready", 1);
+    io.set("axil$rready", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_bresp")), (1, SLVERR));
-    assert_eq!((io.get("s_axil_rvalid"), io.get("s_axil_rresp"), io.get("s_axil_rdata")), (1, SLVERR, 0));
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$bresp")), (1, SLVERR));
+    assert_eq!((io.get("axil$rvalid"), io.get("axil$rresp"), io.get("axil$rdata")), (1, SLVERR, 0));
     assert_eq!(io.get("error_count"), expected + 2);
     io.tick();
     axil_idle(&mut io);
@@ -238,28 +238,28 @@ fn status_read_returns_the_value_at_acceptance_with_one_cycle_latency() {
     let mut status = [0u32; 256];
     status[5] = 0xAAAA_0005;
     io.set_status(&status);
-    io.set("s_axil_araddr", 0x414);
-    io.set("s_axil_arvalid", 1);
+    io.set("axil$araddr", 0x414);
+    io.set("axil$arvalid", 1);
     io.eval();
-    assert_eq!(io.get("s_axil_arready"), 1);
-    assert_eq!(io.get("s_axil_rvalid"), 0);
+    assert_eq!(io.get("axil$arready"), 1);
+    assert_eq!(io.get("axil$rvalid"), 0);
     io.tick(); // AR accepted in this cycle (t)
-    io.set("s_axil_arvalid", 0);
+    io.set("axil$arvalid", 0);
     status[5] = 0xBBBB_0005;
     io.set_status(&status);
     for _ in 0..3 {
         io.eval();
         // t+1 and later: the answer from cycle t, held while rready is low; no new AR taken.
-        assert_eq!((io.get("s_axil_rvalid"), io.get("s_axil_rdata"), io.get("s_axil_rresp")), (1, 0xAAAA_0005, OKAY));
-        assert_eq!(io.get("s_axil_arready"), 0);
+        assert_eq!((io.get("axil$rvalid"), io.get("axil$rdata"), io.get("axil$rresp")), (1, 0xAAAA_0005, OKAY));
+        assert_eq!(io.get("axil$arready"), 0);
         io.tick();
     }
-    io.set("s_axil_rready", 1);
+    io.set("axil$rready", 1);
     io.eval();
-    assert_eq!(io.get("s_axil_arready"), 1, "a response being taken frees the read channel");
+    assert_eq!(io.get("axil$arready"), 1, "a response being taken frees the read channel");
     io.tick();
     io.eval();
-    assert_eq!(io.get("s_axil_rvalid"), 0);
+    assert_eq!(io.get("axil$rvalid"), 0);
     assert_eq!(axil_read(&mut io, 0x414), (0xBBBB_0005, OKAY));
 }
 
@@ -268,29 +268,29 @@ fn status_read_returns_the_value_at_acceptance_with_one_cycle_latency() {
 fn one_half_first(w_first: bool) {
     let mut io = native();
     reset(&mut io);
-    io.set("s_axil_awaddr", 0x08);
-    io.set("s_axil_wdata", 0x0BAD_F00D);
-    io.set("s_axil_wstrb", 0xF);
-    io.set(if w_first { "s_axil_wvalid" } else { "s_axil_awvalid" }, 1);
+    io.set("axil$awaddr", 0x08);
+    io.set("axil$wdata", 0x0BAD_F00D);
+    io.set("axil$wstrb", 0xF);
+    io.set(if w_first { "axil$wvalid" } else { "axil$awvalid" }, 1);
     let (first_ready, second_valid, second_ready) =
-        if w_first { ("s_axil_wready", "s_axil_awvalid", "s_axil_awready") } else { ("s_axil_awready", "s_axil_wvalid", "s_axil_wready") };
+        if w_first { ("axil$wready", "axil$awvalid", "axil$awready") } else { ("axil$awready", "axil$wvalid", "axil$wready") };
     io.eval();
     assert_eq!(io.get(first_ready), 1);
     io.tick();
-    io.set(if w_first { "s_axil_wvalid" } else { "s_axil_awvalid" }, 0);
+    io.set(if w_first { "axil$wvalid" } else { "axil$awvalid" }, 0);
     // The payload of the first half may change once it is handed over.
-    io.set(if w_first { "s_axil_wdata" } else { "s_axil_awaddr" }, if w_first { 0x1234 } else { 0x0C });
+    io.set(if w_first { "axil$wdata" } else { "axil$awaddr" }, if w_first { 0x1234 } else { 0x0C });
     for _ in 0..4 {
         io.eval();
         assert_eq!(io.get(first_ready), 0, "the held half blocks its channel");
-        assert_eq!(io.get("s_axil_bvalid"), 0);
+        assert_eq!(io.get("axil$bvalid"), 0);
         assert_eq!(io.cfg()[2], DEFAULTS[2]);
         io.tick();
     }
     if w_first {
-        io.set("s_axil_awaddr", 0x08);
+        io.set("axil$awaddr", 0x08);
     } else {
-        io.set("s_axil_wdata", 0x0BAD_F00D);
+        io.set("axil$wdata", 0x0BAD_F00D);
     }
     io.set(second_valid, 1);
     io.eval();
@@ -298,31 +298,31 @@ fn one_half_first(w_first: bool) {
     io.tick(); // later handshake in cycle t
     io.set(second_valid, 0);
     io.eval(); // t+1
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_bresp")), (1, OKAY));
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$bresp")), (1, OKAY));
     assert_eq!(io.cfg()[2], 0x0BAD_F00D);
     // While B waits (bready low), neither AW nor W is accepted.
-    io.set("s_axil_awvalid", 1);
-    io.set("s_axil_wvalid", 1);
-    io.set("s_axil_awaddr", 0x10);
-    io.set("s_axil_wdata", 0x4444);
+    io.set("axil$awvalid", 1);
+    io.set("axil$wvalid", 1);
+    io.set("axil$awaddr", 0x10);
+    io.set("axil$wdata", 0x4444);
     for _ in 0..3 {
         io.eval();
-        assert_eq!((io.get("s_axil_awready"), io.get("s_axil_wready"), io.get("s_axil_bvalid")), (0, 0, 1));
+        assert_eq!((io.get("axil$awready"), io.get("axil$wready"), io.get("axil$bvalid")), (0, 0, 1));
         io.tick();
     }
     // Taking B frees both channels in the same cycle: the next write goes through at once.
-    io.set("s_axil_bready", 1);
+    io.set("axil$bready", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_awready"), io.get("s_axil_wready")), (1, 1));
+    assert_eq!((io.get("axil$awready"), io.get("axil$wready")), (1, 1));
     io.tick();
     axil_idle(&mut io);
-    io.set("s_axil_bready", 1);
+    io.set("axil$bready", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_bresp")), (1, OKAY));
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$bresp")), (1, OKAY));
     assert_eq!(io.cfg()[4], 0x4444);
     io.tick();
     io.eval();
-    assert_eq!(io.get("s_axil_bvalid"), 0);
+    assert_eq!(io.get("axil$bvalid"), 0);
 }
 
 #[test]
@@ -341,26 +341,26 @@ fn one_read_and_one_write_per_cycle_when_ready() {
     reset(&mut io);
     let values: [u32; 16] = std::array::from_fn(|i| 0x0101_0101 * (i as u32 + 1));
     // Back-to-back writes: AW and W offered every cycle, bready high.
-    io.set("s_axil_awvalid", 1);
-    io.set("s_axil_wvalid", 1);
-    io.set("s_axil_wstrb", 0xF);
-    io.set("s_axil_bready", 1);
+    io.set("axil$awvalid", 1);
+    io.set("axil$wvalid", 1);
+    io.set("axil$wstrb", 0xF);
+    io.set("axil$bready", 1);
     let mut b_count = 0;
     let mut cycles = 0;
     for i in 0..=16usize {
         if i < 16 {
-            io.set("s_axil_awaddr", 4 * i as u64);
-            io.set("s_axil_wdata", values[i] as u64);
+            io.set("axil$awaddr", 4 * i as u64);
+            io.set("axil$wdata", values[i] as u64);
         } else {
-            io.set("s_axil_awvalid", 0);
-            io.set("s_axil_wvalid", 0);
+            io.set("axil$awvalid", 0);
+            io.set("axil$wvalid", 0);
         }
         io.eval();
         if i < 16 {
-            assert_eq!((io.get("s_axil_awready"), io.get("s_axil_wready")), (1, 1), "write {i}");
+            assert_eq!((io.get("axil$awready"), io.get("axil$wready")), (1, 1), "write {i}");
         }
         if i > 0 {
-            assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_bresp")), (1, OKAY));
+            assert_eq!((io.get("axil$bvalid"), io.get("axil$bresp")), (1, OKAY));
             b_count += 1;
         }
         io.tick();
@@ -371,27 +371,27 @@ fn one_read_and_one_write_per_cycle_when_ready() {
     axil_idle(&mut io);
 
     // Back-to-back reads: AR every cycle, rready high; each answer one cycle after its AR.
-    io.set("s_axil_arvalid", 1);
-    io.set("s_axil_rready", 1);
+    io.set("axil$arvalid", 1);
+    io.set("axil$rready", 1);
     let mut r_count = 0;
     for i in 0..=16usize {
         if i < 16 {
-            io.set("s_axil_araddr", 4 * i as u64);
+            io.set("axil$araddr", 4 * i as u64);
         } else {
-            io.set("s_axil_arvalid", 0);
+            io.set("axil$arvalid", 0);
         }
         io.eval();
         if i < 16 {
-            assert_eq!(io.get("s_axil_arready"), 1);
+            assert_eq!(io.get("axil$arready"), 1);
         }
         if i > 0 {
-            assert_eq!((io.get("s_axil_rvalid"), io.get("s_axil_rdata"), io.get("s_axil_rresp")), (1, values[i - 1] as u64, OKAY));
+            assert_eq!((io.get("axil$rvalid"), io.get("axil$rdata"), io.get("axil$rresp")), (1, values[i - 1] as u64, OKAY));
             r_count += 1;
         }
         io.tick();
     }
     io.eval();
-    assert_eq!(io.get("s_axil_rvalid"), 0);
+    assert_eq!(io.get("axil$rvalid"), 0);
     println!("reads: {r_count} R responses in 17 cycles (AR every cycle, rready high)");
     assert_eq!((b_count, r_count), (16, 16));
 }
@@ -403,58 +403,54 @@ fn reset_drops_pending_responses_and_held_halves() {
     assert_eq!(axil_write(&mut io, 0x00, 0x7777), OKAY);
     assert_eq!(axil_write(&mut io, 0x500, 1), SLVERR);
     // A read answer and a write answer left waiting, and a W held without its AW.
-    io.set("s_axil_araddr", 0x04);
-    io.set("s_axil_arvalid", 1);
-    io.set("s_axil_awaddr", 0x04);
-    io.set("s_axil_awvalid", 1);
-    io.set("s_axil_wdata", 5);
-    io.set("s_axil_wstrb", 0xF);
-    io.set("s_axil_wvalid", 1);
+    io.set("axil$araddr", 0x04);
+    io.set("axil$arvalid", 1);
+    io.set("axil$awaddr", 0x04);
+    io.set("axil$awvalid", 1);
+    io.set("axil$wdata", 5);
+    io.set("axil$wstrb", 0xF);
+    io.set("axil$wvalid", 1);
     io.eval();
     io.tick();
     axil_idle(&mut io);
-    io.set("s_axil_wvalid", 1);
+    io.set("axil$wvalid", 1);
     io.eval();
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_rvalid")), (1, 1));
-    io.set("s_axil_bready", 1);
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$rvalid")), (1, 1));
+    io.set("axil$bready", 1);
     io.eval();
     io.tick(); // B taken, W of the next write held
-    io.set("s_axil_bready", 0);
-    io.set("s_axil_wvalid", 0);
+    io.set("axil$bready", 0);
+    io.set("axil$wvalid", 0);
     io.set("reset", 1);
-    io.set("s_axil_arvalid", 1);
+    io.set("axil$arvalid", 1);
     io.eval();
-    assert_eq!(
-        (io.get("s_axil_awready"), io.get("s_axil_wready"), io.get("s_axil_arready")),
-        (0, 0, 0),
-        "nothing is accepted during reset"
-    );
+    assert_eq!((io.get("axil$awready"), io.get("axil$wready"), io.get("axil$arready")), (0, 0, 0), "nothing is accepted during reset");
     io.tick();
     io.set("reset", 0);
     axil_idle(&mut io);
     io.eval();
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_rvalid"), io.get("error_count")), (0, 0, 0));
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$rvalid"), io.get("error_count")), (0, 0, 0));
     assert_eq!(io.cfg(), DEFAULTS);
     // The held W is gone: a lone AW does not complete a write.
-    io.set("s_axil_awaddr", 0x04);
-    io.set("s_axil_awvalid", 1);
+    io.set("axil$awaddr", 0x04);
+    io.set("axil$awvalid", 1);
     io.eval();
     io.tick();
-    io.set("s_axil_awvalid", 0);
+    io.set("axil$awvalid", 0);
     for _ in 0..3 {
         io.eval();
-        assert_eq!(io.get("s_axil_bvalid"), 0);
+        assert_eq!(io.get("axil$bvalid"), 0);
         io.tick();
     }
     // Completing it with a W works normally.
-    io.set("s_axil_wvalid", 1);
-    io.set("s_axil_wdata", 0x66);
-    io.set("s_axil_bready", 1);
+    io.set("axil$wvalid", 1);
+    io.set("axil$wdata", 0x66);
+    io.set("axil$bready", 1);
     io.eval();
     io.tick();
-    io.set("s_axil_wvalid", 0);
+    io.set("axil$wvalid", 0);
     io.eval();
-    assert_eq!((io.get("s_axil_bvalid"), io.get("s_axil_bresp")), (1, OKAY));
+    assert_eq!((io.get("axil$bvalid"), io.get("axil$bresp")), (1, OKAY));
     io.tick();
     assert_eq!(io.cfg()[1], 0x66);
 }
@@ -464,13 +460,13 @@ fn reset_drops_pending_responses_and_held_halves() {
 fn lockstep_stimulus(addr_range: (u64, u64), handshake: f64) -> Stimulus {
     Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.002))
-        .drive("s_axil_awaddr", Drive::Range(addr_range.0, addr_range.1))
-        .drive("s_axil_araddr", Drive::Range(addr_range.0, addr_range.1))
-        .drive("s_axil_awvalid", Drive::Bernoulli(handshake))
-        .drive("s_axil_wvalid", Drive::Bernoulli(handshake))
-        .drive("s_axil_bready", Drive::Bernoulli(handshake))
-        .drive("s_axil_arvalid", Drive::Bernoulli(handshake))
-        .drive("s_axil_rready", Drive::Bernoulli(handshake))
+        .drive("axil$awaddr", Drive::Range(addr_range.0, addr_range.1))
+        .drive("axil$araddr", Drive::Range(addr_range.0, addr_range.1))
+        .drive("axil$awvalid", Drive::Bernoulli(handshake))
+        .drive("axil$wvalid", Drive::Bernoulli(handshake))
+        .drive("axil$bready", Drive::Bernoulli(handshake))
+        .drive("axil$arvalid", Drive::Bernoulli(handshake))
+        .drive("axil$rready", Drive::Bernoulli(handshake))
 }
 
 #[test]
@@ -655,26 +651,26 @@ fn reference_model_random_traffic_on_verilator() {
         let w_valid = write.as_ref().is_some_and(|w| !w.w_done && c >= w.w_at);
         let ar_valid = read.as_ref().is_some_and(|r| c >= r.ar_at);
         // Payloads are random garbage whenever their valid is low.
-        io.set("s_axil_awaddr", if aw_valid { write.as_ref().unwrap().addr } else { rng.gen_range(0..4096) });
-        io.set("s_axil_wdata", if w_valid { write.as_ref().unwrap().data as u64 } else { rng.gen::<u32>() as u64 });
-        io.set("s_axil_wstrb", if w_valid { write.as_ref().unwrap().strb as u64 } else { rng.gen_range(0..16) });
-        io.set("s_axil_araddr", if ar_valid { read.as_ref().unwrap().addr } else { rng.gen_range(0..4096) });
-        io.set("s_axil_awvalid", aw_valid as u64);
-        io.set("s_axil_wvalid", w_valid as u64);
-        io.set("s_axil_arvalid", ar_valid as u64);
+        io.set("axil$awaddr", if aw_valid { write.as_ref().unwrap().addr } else { rng.gen_range(0..4096) });
+        io.set("axil$wdata", if w_valid { write.as_ref().unwrap().data as u64 } else { rng.gen::<u32>() as u64 });
+        io.set("axil$wstrb", if w_valid { write.as_ref().unwrap().strb as u64 } else { rng.gen_range(0..16) });
+        io.set("axil$araddr", if ar_valid { read.as_ref().unwrap().addr } else { rng.gen_range(0..4096) });
+        io.set("axil$awvalid", aw_valid as u64);
+        io.set("axil$wvalid", w_valid as u64);
+        io.set("axil$arvalid", ar_valid as u64);
         let bready = rng.gen_bool(p_b);
         let rready = rng.gen_bool(p_r);
-        io.set("s_axil_bready", bready as u64);
-        io.set("s_axil_rready", rready as u64);
+        io.set("axil$bready", bready as u64);
+        io.set("axil$rready", rready as u64);
         io.eval();
 
         // State visible this cycle matches the model (all earlier writes done, errors counted).
         assert_eq!(io.cfg(), model.config, "cycle {c}: cfg");
         assert_eq!(io.get("error_count"), model.errors as u64, "cycle {c}: error_count");
 
-        let (awready, wready, arready) = (io.get("s_axil_awready") == 1, io.get("s_axil_wready") == 1, io.get("s_axil_arready") == 1);
-        let (bvalid, bresp) = (io.get("s_axil_bvalid") == 1, io.get("s_axil_bresp"));
-        let (rvalid, rdata, rresp) = (io.get("s_axil_rvalid") == 1, io.get("s_axil_rdata"), io.get("s_axil_rresp"));
+        let (awready, wready, arready) = (io.get("axil$awready") == 1, io.get("axil$wready") == 1, io.get("axil$arready") == 1);
+        let (bvalid, bresp) = (io.get("axil$bvalid") == 1, io.get("axil$bresp"));
+        let (rvalid, rdata, rresp) = (io.get("axil$rvalid") == 1, io.get("axil$rdata"), io.get("axil$rresp"));
         let w = write.as_ref();
         monitors[0].observe(c, aw_valid, awready, vec![w.map_or(0, |w| w.addr)]);
         monitors[1].observe(c, w_valid, wready, vec![w.map_or(0, |w| w.data as u64), w.map_or(0, |w| w.strb as u64)]);

@@ -18,15 +18,16 @@
 //! | `start`, `header` | in | 1, 103 | begin a message: `{page[102:90], msg_len[89:74], remote_port[73:58], remote_ip[57:26], local_port[25:10], slot[IW−1:0]}` (the reassembly's queue entry); `start` only with `ready` |
 //! | `payload_address`, `payload_data` | out, in | PW, 64 | the payload memory's read port (synchronous: the word addressed in one cycle arrives in the next) |
 //! | `done`, `done_slot` | out | 1, IW | the last payload word enters the output register this cycle; the message's slot |
-//! | `m_axis_tdata`, `m_axis_tkeep`, `m_axis_tlast`, `m_axis_tvalid` | out | 64, 8, 1, 1 | the stream, from flip-flops |
-//! | `m_axis_tready` | in | 1 | |
+//! | `m_axis.tdata`, `m_axis.tkeep`, `m_axis.tlast`, `m_axis.tvalid` | out | 64, 8, 1, 1 | the stream, from flip-flops |
+//! | `m_axis.tready` | in | 1 | |
 //!
 //! # Latency and throughput
 //! Header beat 0 is valid the cycle after `start`, header beat 1 the next, the first payload
-//! word the one after: one beat per cycle while `m_axis_tready` is high. `ready` returns in the
+//! word the one after: one beat per cycle while `m_axis.tready` is high. `ready` returns in the
 //! cycle the last word leaves the output register, so back-to-back messages have no gap.
 //! A payload word is read at `page · 128 + k` (1 KiB pages of 64-bit words).
 
+use crate::common::bundles::NicStreamSource;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -46,11 +47,8 @@ pub struct MessageReadOut<const IW: usize, const PW: usize> {
     pub payload_data: Signal<In, Bits<64>>,
     pub done: Signal<Out, Bit>,
     pub done_slot: Signal<Out, Bits<IW>>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
+    /// The message stream, from flip-flops (`m_axis$tdata`, … in the Verilog).
+    pub m_axis: NicStreamSource,
     /// 0 idle, 1 header beat 1 next, 2 payload.
     state: DFF<Bits<2>>,
     slot: DFF<Bits<IW>>,
@@ -84,11 +82,11 @@ impl<const IW: usize, const PW: usize> Logic for MessageReadOut<IW, PW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, state, slot, ptr, words_left, msg_len, out_valid, out_data, out_keep, out_last);
-        self.m_axis_tvalid.next = self.out_valid.q.val();
-        self.m_axis_tdata.next = self.out_data.q.val();
-        self.m_axis_tkeep.next = self.out_keep.q.val();
-        self.m_axis_tlast.next = self.out_last.q.val();
-        self.out_free.next = (!self.out_valid.q.val()) | self.m_axis_tready.val();
+        self.m_axis.tvalid.next = self.out_valid.q.val();
+        self.m_axis.tdata.next = self.out_data.q.val();
+        self.m_axis.tkeep.next = self.out_keep.q.val();
+        self.m_axis.tlast.next = self.out_last.q.val();
+        self.out_free.next = (!self.out_valid.q.val()) | self.m_axis.tready.val();
         self.ready.next = (self.state.q.val() == 0) & self.out_free.val();
         self.first_word.next = bit_cast::<PW, 13>(self.header.val().get_bits::<13>(90)) << 7;
         self.load_hdr1.next = (self.state.q.val() == 1) & self.out_free.val();
@@ -144,7 +142,7 @@ impl<const IW: usize, const PW: usize> Logic for MessageReadOut<IW, PW> {
                 self.out_last.d.next = true;
                 self.state.d.next = 0.into();
             }
-        } else if self.m_axis_tready.val() {
+        } else if self.m_axis.tready.val() {
             self.out_valid.d.next = false;
         }
         if self.reset.val() {

@@ -72,7 +72,7 @@
 //! | control | `clock`, `reset` (synchronous), `ingress_timeout` (32, cycles) |
 //! | GetRxMsgInfo | `req` in ([`RxMsgInfoRequestSink`]; `ready` out: one operation every 3 cycles, none while a release is offered), `resp` out ([`RxMsgInfoAnswerSource`]) 3 cycles after the request is taken, `resp_fail_reason` beside it: see [`GetRxMsgInfo`]; `resp.is_new_msg` is the table's `resp_announce_new_msg` (the first answer for a message that was not a peek) |
 //! | packets in | `s_axis` ([`NicRxPacketSink`]): `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` (out); `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `rx_msg_id` 16, `tx_msg_id` 16, `is_last_pkt` 1 (first beat); `s_axis$tdata`, … in the Verilog |
-//! | messages out | `m_axis_tdata` 64, `m_axis_tkeep` 8, `m_axis_tlast`, `m_axis_tvalid`, `m_axis_tready` (in) |
+//! | messages out | `m_axis.tdata` 64, `m_axis.tkeep` 8, `m_axis.tlast`, `m_axis.tvalid`, `m_axis.tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
 //! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
 //!
@@ -93,7 +93,7 @@
 //!  cycle 0  beat 0 (metadata) accepted; slot_ram / written_ram read
 //!  cycle 1  stage 1: beat 0 checked and written; beat 1 (tlast) accepted
 //!  cycle 2  stage 1: beat 1 written; length ok, bitmap complete; read-out starts (queue bypass)
-//!  cycle 3  m_axis_tvalid: header beat 0            (first beat out:         3 cycles)
+//!  cycle 3  m_axis.tvalid: header beat 0            (first beat out:         3 cycles)
 //!  cycle 4  header beat 1
 //!  cycle 5  payload beat 0                          (first payload byte out: 5 cycles)
 //! ```
@@ -103,7 +103,7 @@
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis.tready` is always high: the module never holds the ingress back.
 
-use crate::common::bundles::{NicRxPacketSink, RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
+use crate::common::bundles::{NicRxPacketSink, NicStreamSource, RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
@@ -129,11 +129,8 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     pub resp: RxMsgInfoAnswerSource,
     pub resp_fail_reason: Signal<Out, Bits<3>>,
     pub s_axis: NicRxPacketSink,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
+    /// Complete messages toward the CPU (`m_axis$tdata`, … in the Verilog).
+    pub m_axis: NicStreamSource,
     pub release_valid: Signal<Out, Bit>,
     pub release_slot: Signal<Out, Bits<IW>>,
     pub release_reason: Signal<Out, Bits<2>>,
@@ -573,11 +570,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         }
 
         // ---- Read-out (registered AXI4-Stream output).
-        self.m_axis_tvalid.next = self.read_out.m_axis_tvalid.val();
-        self.m_axis_tdata.next = self.read_out.m_axis_tdata.val();
-        self.m_axis_tkeep.next = self.read_out.m_axis_tkeep.val();
-        self.m_axis_tlast.next = self.read_out.m_axis_tlast.val();
-        self.read_out.m_axis_tready.next = self.m_axis_tready.val();
+        NicStreamSource::link(&mut self.m_axis, &mut self.read_out.m_axis);
         // Start from the queue head, or straight from the packet that completed a message
         // when nothing is queued (bypass).
         self.can_start.next = self.read_out.ready.val() & ((!self.ro_rel_pending.q.val()) | self.rel_taken.val());

@@ -256,11 +256,11 @@ macro_rules! nic_shell {
                 self.ingress.cfg_ack_policy.next = self.cfg.val().get_bits::<2>(480); // CFG_ACK_POLICY
                 self.ingress.rel_valid.next = self.reassembly.release_valid.val();
                 self.ingress.rel_slot.next = self.reassembly.release_slot.val();
-                self.front.s_axis_tdata.next = self.s_axis_rx_tdata.val();
-                self.front.s_axis_tkeep.next = self.s_axis_rx_tkeep.val();
-                self.front.s_axis_tlast.next = self.s_axis_rx_tlast.val();
-                self.front.s_axis_tvalid.next = self.s_axis_rx_tvalid.val();
-                self.s_axis_rx_tready.next = self.front.s_axis_tready.val();
+                self.front.s_axis.tdata.next = self.s_axis_rx_tdata.val();
+                self.front.s_axis.tkeep.next = self.s_axis_rx_tkeep.val();
+                self.front.s_axis.tlast.next = self.s_axis_rx_tlast.val();
+                self.front.s_axis.tvalid.next = self.s_axis_rx_tvalid.val();
+                self.s_axis_rx_tready.next = self.front.s_axis.tready.val();
 
                 self.reassembly.ingress_timeout.next = self.cfg.val().get_bits::<32>(256);
                 $crate::common::bundles::RxMsgInfoRequestSource::join(&mut self.front.req, &mut self.reassembly.req);
@@ -276,11 +276,11 @@ macro_rules! nic_shell {
                 $crate::common::bundles::ControlActionSource::join(&mut self.front.act, &mut self.ingress.act);
                 $crate::common::bundles::DataAnswerSource::<IW>::join(&mut self.front.done, &mut self.ingress.done);
 
-                self.m_axis_msg_tdata.next = self.reassembly.m_axis_tdata.val();
-                self.m_axis_msg_tkeep.next = self.reassembly.m_axis_tkeep.val();
-                self.m_axis_msg_tlast.next = self.reassembly.m_axis_tlast.val();
-                self.m_axis_msg_tvalid.next = self.reassembly.m_axis_tvalid.val();
-                self.reassembly.m_axis_tready.next = self.m_axis_msg_tready.val();
+                self.m_axis_msg_tdata.next = self.reassembly.m_axis.tdata.val();
+                self.m_axis_msg_tkeep.next = self.reassembly.m_axis.tkeep.val();
+                self.m_axis_msg_tlast.next = self.reassembly.m_axis.tlast.val();
+                self.m_axis_msg_tvalid.next = self.reassembly.m_axis.tvalid.val();
+                self.reassembly.m_axis.tready.next = self.m_axis_msg_tready.val();
 
                 // ---------------- events to the transmit path and the packet generator ----------------
                 $crate::common::bundles::DeliveredEventSource::join(&mut self.ingress.dlv, &mut self.tx.dlv);
@@ -296,11 +296,11 @@ macro_rules! nic_shell {
                 self.tx.timeout_threshold.next = self.cfg.val().get_bits::<8>(224);
                 self.tx.rtx_first_expiry.next = self.cfg.val().get_bit(448); // CFG_RECOVERY_OPTIONS bit 0
                 self.tx.probe_idle_timeout.next = self.cfg.val().get_bit(449); // bit 1
-                self.tx.s_axis_msg_tdata.next = self.s_axis_msg_tdata.val();
-                self.tx.s_axis_msg_tkeep.next = self.s_axis_msg_tkeep.val();
-                self.tx.s_axis_msg_tlast.next = self.s_axis_msg_tlast.val();
-                self.tx.s_axis_msg_tvalid.next = self.s_axis_msg_tvalid.val();
-                self.s_axis_msg_tready.next = self.tx.s_axis_msg_tready.val();
+                self.tx.s_axis_msg.tdata.next = self.s_axis_msg_tdata.val();
+                self.tx.s_axis_msg.tkeep.next = self.s_axis_msg_tkeep.val();
+                self.tx.s_axis_msg.tlast.next = self.s_axis_msg_tlast.val();
+                self.tx.s_axis_msg.tvalid.next = self.s_axis_msg_tvalid.val();
+                self.s_axis_msg_tready.next = self.tx.s_axis_msg.tready.val();
                 self.msg_id_valid.next = self.tx.msg_id_valid.val();
                 self.msg_id.next = self.tx.msg_id.val();
                 self.done_valid.next = self.tx.done_valid.val();
@@ -375,16 +375,16 @@ macro_rules! nic_shell {
                 self.deparser.meta_flags.next = self.arbiter.m_axis.flags.val();
                 self.deparser.meta_buf_ptr.next = 0.into();
                 self.deparser.meta_buf_size_class.next = 0.into();
-                self.deparser.s_axis_tdata.next = self.arbiter.m_axis.tdata.val();
-                self.deparser.s_axis_tkeep.next = self.arbiter.m_axis.tkeep.val();
-                self.deparser.s_axis_tlast.next = self.arbiter.m_axis.tlast.val();
-                self.deparser.s_axis_tvalid.next = self.arbiter.m_axis.tvalid.val();
-                self.arbiter.m_axis.tready.next = self.deparser.s_axis_tready.val();
-                self.m_axis_tx_tdata.next = self.deparser.m_axis_tdata.val();
-                self.m_axis_tx_tkeep.next = self.deparser.m_axis_tkeep.val();
-                self.m_axis_tx_tlast.next = self.deparser.m_axis_tlast.val();
-                self.m_axis_tx_tvalid.next = self.deparser.m_axis_tvalid.val();
-                self.deparser.m_axis_tready.next = self.m_axis_tx_tready.val();
+                self.deparser.s_axis.tdata.next = self.arbiter.m_axis.tdata.val();
+                self.deparser.s_axis.tkeep.next = self.arbiter.m_axis.tkeep.val();
+                self.deparser.s_axis.tlast.next = self.arbiter.m_axis.tlast.val();
+                self.deparser.s_axis.tvalid.next = self.arbiter.m_axis.tvalid.val();
+                self.arbiter.m_axis.tready.next = self.deparser.s_axis.tready.val();
+                self.m_axis_tx_tdata.next = self.deparser.m_axis.tdata.val();
+                self.m_axis_tx_tkeep.next = self.deparser.m_axis.tkeep.val();
+                self.m_axis_tx_tlast.next = self.deparser.m_axis.tlast.val();
+                self.m_axis_tx_tvalid.next = self.deparser.m_axis.tvalid.val();
+                self.deparser.m_axis.tready.next = self.m_axis_tx_tready.val();
 
                 // ---------------- status bank (one map for every protocol and size) ----------------
                 self.status.map_version.next = self.map_version.val();

@@ -18,10 +18,10 @@
 //! One message = one stream packet: word 0 `{rank[47:40], credit_valid[32], credit[31:16],
 //! msg_len[15:0]}`, word 1 `{local_port[63:48], remote_port[47:32], remote_ip[31:0]}`, then
 //! `ceil(msg_len/8)` payload words (little-endian bytes), `tlast` on the last one with `tkeep`
-//! marking its valid bytes. `s_axis_msg_tready` never depends on `tdata`: word 0 is taken whenever
+//! marking its valid bytes. `s_axis_msg.tready` never depends on `tdata`: word 0 is taken whenever
 //! no install is pending, and when word 1 is accepted the **smallest size class with a free buffer
 //! that fits** `msg_len` is allocated (§3.3.2); a larger class is used when the smaller ones are
-//! exhausted; when none fits, `s_axis_msg_tready` stays low on word 1 (backpressure, no loss)
+//! exhausted; when none fits, `s_axis_msg.tready` stays low on word 1 (backpressure, no loss)
 //! until a buffer that fits is returned. The choice is made a cycle ahead, from the buffers
 //! free in the cycle before word 1 is taken (a registered pick, so neither the length compare
 //! nor the find-first-set is on `tready`'s path): a buffer returned in cycle t can be taken from
@@ -107,7 +107,7 @@
 //! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters
 //! zero (slot generations continue, see [`Packetization`]).
 
-use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSource};
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSource, NicStreamSink};
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
@@ -203,11 +203,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub probe_idle_timeout: Signal<In, Bit>,
     pub rto_cycles: Signal<In, Bits<32>>,
     // CPU message stream
-    pub s_axis_msg_tdata: Signal<In, Bits<64>>,
-    pub s_axis_msg_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_msg_tlast: Signal<In, Bit>,
-    pub s_axis_msg_tvalid: Signal<In, Bit>,
-    pub s_axis_msg_tready: Signal<Out, Bit>,
+    /// Messages from the CPU (`s_axis_msg$tdata`, … in the Verilog).
+    pub s_axis_msg: NicStreamSink,
     pub msg_id_valid: Signal<Out, Bit>,
     pub msg_id: Signal<Out, Bits<16>>,
     // completion records
@@ -498,7 +495,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.timer.timeout_ready.next = self.core.to_ready.val();
 
         // ---------------- message writer ----------------
-        self.w0_len.next = self.s_axis_msg_tdata.val().get_bits::<16>(0);
+        self.w0_len.next = self.s_axis_msg.tdata.val().get_bits::<16>(0);
         self.w0_reject.next = (self.w0_len.val() == 0) | (self.w0_len.val() > self.max_msg_bytes.val());
         // The smallest class with a free buffer that fits the message, else a larger one: picked
         // in every cycle from the registered in-use bits, for word 0's length in state 0 and the
@@ -530,8 +527,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         } else if self.w_state.q.val() == 1 {
             self.w_ready.next = self.a_pick_valid.q.val();
         }
-        self.s_axis_msg_tready.next = self.w_ready.val() & (!self.reset.val());
-        self.w_take.next = (self.s_axis_msg_tvalid.val() & self.w_ready.val()) & (!self.reset.val());
+        self.s_axis_msg.tready.next = self.w_ready.val() & (!self.reset.val());
+        self.w_take.next = (self.s_axis_msg.tvalid.val() & self.w_ready.val()) & (!self.reset.val());
         self.w_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.w_len.q.val().get_bits::<3>(0)));
         if self.w_len.q.val().get_bits::<3>(0) == 0 {
             self.w_last_keep.next = 0xFF.into();
@@ -542,31 +539,31 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.w_framing_early.next = false;
         self.w_base.next = self.w_base_rom.data.val();
         self.payload.write_address.next = self.w_base.val() + bit_cast::<PW, 16>(self.w_word.q.val());
-        self.payload.write_data.next = self.s_axis_msg_tdata.val();
+        self.payload.write_data.next = self.s_axis_msg.tdata.val();
         self.payload.write_enable.next = false;
         if self.w_take.val() {
             if self.w_state.q.val() == 0 {
                 if self.w0_reject.val() {
                     self.cnt_rejected.increment.next = true;
-                    if !self.s_axis_msg_tlast.val() {
+                    if !self.s_axis_msg.tlast.val() {
                         self.w_state.d.next = 3.into();
                     }
-                } else if self.s_axis_msg_tlast.val() {
+                } else if self.s_axis_msg.tlast.val() {
                     // A message that ends on its first word: nothing allocated.
                     self.w_framing_early.next = true;
                 } else {
                     self.w_len.d.next = self.w0_len.val();
-                    self.w_credit.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(16);
-                    self.w_credit_valid.d.next = self.s_axis_msg_tdata.val().get_bit(32);
-                    self.w_rank.d.next = self.s_axis_msg_tdata.val().get_bits::<8>(40);
+                    self.w_credit.d.next = self.s_axis_msg.tdata.val().get_bits::<16>(16);
+                    self.w_credit_valid.d.next = self.s_axis_msg.tdata.val().get_bit(32);
+                    self.w_rank.d.next = self.s_axis_msg.tdata.val().get_bits::<8>(40);
                     self.w_word.d.next = 0.into();
                     self.w_state.d.next = 1.into();
                 }
             } else if self.w_state.q.val() == 1 {
-                self.w_ip.d.next = self.s_axis_msg_tdata.val().get_bits::<32>(0);
-                self.w_rport.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(32);
-                self.w_lport.d.next = self.s_axis_msg_tdata.val().get_bits::<16>(48);
-                if self.s_axis_msg_tlast.val() {
+                self.w_ip.d.next = self.s_axis_msg.tdata.val().get_bits::<32>(0);
+                self.w_rport.d.next = self.s_axis_msg.tdata.val().get_bits::<16>(32);
+                self.w_lport.d.next = self.s_axis_msg.tdata.val().get_bits::<16>(48);
+                if self.s_axis_msg.tlast.val() {
                     // A message that ends on its second word: nothing allocated yet.
                     self.w_framing_early.next = true;
                     self.w_state.d.next = 0.into();
@@ -580,9 +577,9 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                 self.payload.write_enable.next = true;
                 self.w_word.d.next = self.w_word.q.val() + 1;
                 self.w_left.d.next = self.w_left.q.val() - 1;
-                if self.s_axis_msg_tlast.val() {
+                if self.s_axis_msg.tlast.val() {
                     self.w_state.d.next = 0.into();
-                    if self.w_expect_last.val() & (self.s_axis_msg_tkeep.val() == self.w_last_keep.val()) {
+                    if self.w_expect_last.val() & (self.s_axis_msg.tkeep.val() == self.w_last_keep.val()) {
                         self.w_commit.d.next = true;
                     } else {
                         self.w_framing_free.next = true;
@@ -591,7 +588,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
                     self.w_framing_free.next = true;
                     self.w_state.d.next = 3.into();
                 }
-            } else if self.s_axis_msg_tlast.val() {
+            } else if self.s_axis_msg.tlast.val() {
                 self.w_state.d.next = 0.into();
             }
         }

@@ -8,8 +8,8 @@
 //! | `clock`, `reset` | in | 1 | synchronous reset: back to the start of a frame, counters zeroed |
 //! | `cfg_own_mac`, `cfg_peer_mac`, `cfg_own_ip` | in | 48/48/32 | source MAC, destination (next-hop) MAC, source IPv4; change only between frames |
 //! | `meta_*` | in | — | Listing 3.2 egress metadata, valid with the first payload beat: `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8; and the wire fields Listing 3.2 leaves to the protocol: `grant_prio` 8, `buf_ptr` 16, `buf_size_class` 8 |
-//! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | the payload, byte 0 in lane 0; an empty payload is one beat with `tkeep` = 0 and `tlast` |
-//! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | frames toward the MAC, without FCS |
+//! | `s_axis.tdata/tkeep/tlast/tvalid`, `s_axis.tready` | in/out | 64/8/1/1/1 | the payload, byte 0 in lane 0; an empty payload is one beat with `tkeep` = 0 and `tlast` |
+//! | `m_axis.tdata/tkeep/tlast/tvalid`, `m_axis.tready` | out/in | 64/8/1/1/1 | frames toward the MAC, without FCS |
 //! | `frame_count` | out | 32 | frames sent (a frame is in the count from the second cycle after its last beat) |
 //! | `length_mismatch_count` | out | 32 | frames whose payload length differed from the one written into the IPv4 header (the frame is sent as it came; in the count from the second cycle after its last beat) |
 //!
@@ -29,11 +29,11 @@
 //!
 //! # Latency and throughput
 //! Header beat 0 (the MAC addresses and EtherType, all configuration) leaves in the cycle the
-//! first payload beat and its metadata arrive (**0 cycles**, combinational, `m_axis_tvalid`
-//! follows `s_axis_tvalid`); the metadata is registered then, and header beats 1–7 come from that
+//! first payload beat and its metadata arrive (**0 cycles**, combinational, `m_axis.tvalid`
+//! follows `s_axis.tvalid`); the metadata is registered then, and header beats 1–7 come from that
 //! register: the payload and total lengths are worked out from it during beat 1 and registered
 //! (the total length goes out in beat 2), and the checksum is summed from it in beat 2 and sent from a register in beat 3. Payload beats then pass straight
-//! through (`s_axis_tready` = `m_axis_tready`). A frame of `n` payload bytes takes
+//! through (`s_axis.tready` = `m_axis.tready`). A frame of `n` payload bytes takes
 //! `8 + ceil(n/8)` output cycles; the next frame's header starts in the cycle after the last
 //! payload beat, so there is no idle beat between frames on `m_axis` while the input has data.
 //! The input is held (not ready) for the 8 header beats of each frame.
@@ -43,6 +43,7 @@
 //! m_axis     h0    h1  …   h7  p0  p1
 //! ```
 
+use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::Blank;
@@ -67,16 +68,10 @@ pub struct Deparser {
     pub meta_grant_prio: Signal<In, Bits<8>>,
     pub meta_buf_ptr: Signal<In, Bits<16>>,
     pub meta_buf_size_class: Signal<In, Bits<8>>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub s_axis_tready: Signal<Out, Bit>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
+    /// The payload (`s_axis$tdata`, … in the Verilog).
+    pub s_axis: NicStreamSink,
+    /// Frames toward the MAC.
+    pub m_axis: NicStreamSource,
     pub frame_count: Signal<Out, Bits<32>>,
     pub length_mismatch_count: Signal<Out, Bits<32>>,
     eth_ip_start: Constant<Bits<24>>,
@@ -255,50 +250,50 @@ impl Logic for Deparser {
         // ---- Output.
         self.beat_offset.next = bit_cast::<9, 4>(self.out_beat.q.val()) << 6;
         self.header_beat.next = self.s1_header.q.val().get_bits::<64>(self.beat_offset.val().index());
-        self.m_axis_tkeep.next = 0xff.into();
-        self.m_axis_tlast.next = false;
-        self.m_axis_tvalid.next = true;
-        self.s_axis_tready.next = false;
+        self.m_axis.tkeep.next = 0xff.into();
+        self.m_axis.tlast.next = false;
+        self.m_axis.tvalid.next = true;
+        self.s_axis.tready.next = false;
         if self.out_beat.q.val() == 0 {
-            self.m_axis_tdata.next = self.header_now.val().get_bits::<64>(0);
-            self.m_axis_tvalid.next = self.s_axis_tvalid.val();
+            self.m_axis.tdata.next = self.header_now.val().get_bits::<64>(0);
+            self.m_axis.tvalid.next = self.s_axis.tvalid.val();
         } else if self.out_beat.q.val() == 2 {
             // Bytes 16–17: the total length, big-endian.
-            self.m_axis_tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(8)))
+            self.m_axis.tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(8)))
                 | (bit_cast::<64, 8>(self.s1_total_len.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 3 {
             // Bytes 24–25: the checksum, big-endian.
-            self.m_axis_tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(8)))
+            self.m_axis.tdata.next = (self.header_beat.val() | bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(8)))
                 | (bit_cast::<64, 8>(self.s1_checksum.q.val().get_bits::<8>(0)) << 8);
         } else if self.out_beat.q.val() == 7 {
-            self.m_axis_tdata.next = self.header_beat.val();
-            self.m_axis_tlast.next = self.s1_empty.q.val();
+            self.m_axis.tdata.next = self.header_beat.val();
+            self.m_axis.tlast.next = self.s1_empty.q.val();
             // The empty payload beat is taken with the last header beat.
-            self.s_axis_tready.next = self.m_axis_tready.val() & self.s1_empty.q.val();
+            self.s_axis.tready.next = self.m_axis.tready.val() & self.s1_empty.q.val();
         } else if self.out_beat.q.val() == 8 {
-            self.m_axis_tdata.next = self.s_axis_tdata.val();
-            self.m_axis_tkeep.next = self.s_axis_tkeep.val();
-            self.m_axis_tlast.next = self.s_axis_tlast.val();
-            self.m_axis_tvalid.next = self.s_axis_tvalid.val();
-            self.s_axis_tready.next = self.m_axis_tready.val();
+            self.m_axis.tdata.next = self.s_axis.tdata.val();
+            self.m_axis.tkeep.next = self.s_axis.tkeep.val();
+            self.m_axis.tlast.next = self.s_axis.tlast.val();
+            self.m_axis.tvalid.next = self.s_axis.tvalid.val();
+            self.s_axis.tready.next = self.m_axis.tready.val();
         } else {
-            self.m_axis_tdata.next = self.header_beat.val();
+            self.m_axis.tdata.next = self.header_beat.val();
         }
-        self.take.next = self.m_axis_tvalid.val() & self.m_axis_tready.val();
+        self.take.next = self.m_axis.tvalid.val() & self.m_axis.tready.val();
 
         // ---- Payload bytes counted (tkeep is contiguous from lane 0).
-        self.keep_bytes.next = ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(0))
-            + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(1)))
-            + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(2)) + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(3))))
-            + ((bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(4)) + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(5)))
-                + (bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(6))
-                    + bit_cast::<16, 1>(self.s_axis_tkeep.val().get_bits::<1>(7))));
+        self.keep_bytes.next = ((bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(0))
+            + bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(1)))
+            + (bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(2)) + bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(3))))
+            + ((bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(4)) + bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(5)))
+                + (bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(6))
+                    + bit_cast::<16, 1>(self.s_axis.tkeep.val().get_bits::<1>(7))));
         self.bytes_now.next = self.sent_bytes.q.val() + self.keep_bytes.val();
         self.frame_done.next = false;
         if self.take.val() {
             if self.out_beat.q.val() == 0 {
                 self.s1_header.d.next = self.header_now.val();
-                self.s1_empty.d.next = self.s_axis_tlast.val() & (!self.s_axis_tkeep.val().any());
+                self.s1_empty.d.next = self.s_axis.tlast.val() & (!self.s_axis.tkeep.val().any());
                 self.sent_bytes.d.next = 0.into();
                 self.out_beat.d.next = 1.into();
             } else if self.out_beat.q.val() == 7 {
@@ -310,7 +305,7 @@ impl Logic for Deparser {
                 }
             } else if self.out_beat.q.val() == 8 {
                 self.sent_bytes.d.next = self.bytes_now.val();
-                if self.s_axis_tlast.val() {
+                if self.s_axis.tlast.val() {
                     self.out_beat.d.next = 0.into();
                     self.frame_done.next = true;
                 }

@@ -69,11 +69,11 @@
 //! are outstanding (frames are ≥ 8 cycles apart and a frame's last call ends 3 cycles after its
 //! last beat, so this only bites right after reset, while GetRxMsgInfo's `req.ready` is low for
 //! the 4 096 cycles in which the table and its delivered set clear their buckets; frames wait
-//! meanwhile, held back through `s_axis_tready`).
+//! meanwhile, held back through `s_axis.tready`).
 //!
 //! # Throughput and backpressure
 //! One beat per cycle. The payload (32 beats) and decision (8 entries) FIFOs absorb a stalled
-//! `m_axis.tready`; when nearly full, `s_axis_tready` goes low, so backpressure reaches the MAC
+//! `m_axis.tready`; when nearly full, `s_axis.tready` goes low, so backpressure reaches the MAC
 //! and nothing is lost. Dropped packets are consumed at one beat per cycle. A longer DATA frame
 //! costs the table two operations, one every 3 cycles: well within a 1 KB frame's 136 cycles.
 //!
@@ -81,13 +81,15 @@
 //! | group | ports |
 //! |---|---|
 //! | control | `clock`, `reset` (synchronous: FIFOs emptied, counters zero) |
-//! | MAC RX | `s_axis_tdata` 64, `s_axis_tkeep` 8, `s_axis_tlast`, `s_axis_tvalid`, `s_axis_tready` |
+//! | MAC RX | `s_axis.tdata` 64, `s_axis.tkeep` 8, `s_axis.tlast`, `s_axis.tvalid`, `s_axis.tready` |
 //! | GetRxMsgInfo | `req` out ([`RxMsgInfoRequestSource`]; `req.ready` in: the table takes one operation every 3 cycles), `resp` in ([`RxMsgInfoAnswerSink`]) |
 //! | to the reassembly | `m_axis` ([`NicRxPacketSource`]: the payload, and Listing 3.1's metadata valid with the first beat; `m_axis$tdata`, `m_axis$remote_ip`, … in the Verilog) |
 //! | results | `act`, `done` above |
 //! | counters (32, wrapping) | the parser's six; `data_count`, `chop_count`, `control_count` (actions 3–15), `no_action_count`, `bad_length_count`, `rx_fail_count`, `duplicate_data_count`, `forwarded_count`, `bad_frame_length_count` |
 
-use crate::common::bundles::{ControlActionSource, DataAnswerSource, NicRxPacketSource, RxMsgInfoAnswerSink, RxMsgInfoRequestSource};
+use crate::common::bundles::{
+    ControlActionSource, DataAnswerSource, NicRxPacketSource, NicStreamSink, RxMsgInfoAnswerSink, RxMsgInfoRequestSource,
+};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
@@ -99,14 +101,11 @@ use rust_hdl::prelude::*;
 pub struct IngressFront<const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
+    /// Frames from the MAC (`s_axis$tdata`, … in the Verilog).
+    pub s_axis: NicStreamSink,
     pub req: RxMsgInfoRequestSource,
     pub resp: RxMsgInfoAnswerSink,
     pub m_axis: NicRxPacketSource,
-    pub s_axis_tready: Signal<Out, Bit>,
     pub act: ControlActionSource,
     pub done: DataAnswerSource<IW>,
     pub frame_count: Signal<Out, Bits<32>>,
@@ -295,20 +294,16 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.decisions.reset.next = self.reset.val();
 
         // ---------------- parser; payload beats into the payload FIFO ----------------
-        self.parser.s_axis_tdata.next = self.s_axis_tdata.val();
-        self.parser.s_axis_tkeep.next = self.s_axis_tkeep.val();
-        self.parser.s_axis_tlast.next = self.s_axis_tlast.val();
-        self.parser.s_axis_tvalid.next = self.s_axis_tvalid.val();
-        self.s_axis_tready.next = self.parser.s_axis_tready.val();
+        NicStreamSink::link(&mut self.s_axis, &mut self.parser.s_axis);
         // Room for one more beat and for the decision of a frame already in the stages; a
         // frame's first beat also waits while a GetRxMsgInfo call is outstanding.
-        self.parser.m_axis_tready.next = ((self.payload.level.val() < 30) & (self.decisions.level.val() < 6))
+        self.parser.m_axis.tready.next = ((self.payload.level.val() < 30) & (self.decisions.level.val() < 6))
             & ((!self.parser.m_axis_tfirst.val()) | (!(self.hold_valid.q.val() | self.dispatch.out_valid.val())));
-        self.parser_take.next = self.parser.m_axis_tvalid.val() & self.parser.m_axis_tready.val();
+        self.parser_take.next = self.parser.m_axis.tvalid.val() & self.parser.m_axis.tready.val();
         self.payload.push.next = self.parser_take.val();
-        self.payload.push_data.next = ((bit_cast::<74, 64>(self.parser.m_axis_tdata.val())
-            | (bit_cast::<74, 8>(self.parser.m_axis_tkeep.val()) << 64))
-            | (bit_cast::<74, 1>(self.parser.m_axis_tlast.val().into()) << 72))
+        self.payload.push_data.next = ((bit_cast::<74, 64>(self.parser.m_axis.tdata.val())
+            | (bit_cast::<74, 8>(self.parser.m_axis.tkeep.val()) << 64))
+            | (bit_cast::<74, 1>(self.parser.m_axis.tlast.val().into()) << 72))
             | (bit_cast::<74, 1>(self.parser.m_axis_tfirst.val().into()) << 73);
         self.frame_count.next = self.parser.frame_count.val();
         self.not_ipv4_count.next = self.parser.not_ipv4_count.val();
@@ -352,11 +347,11 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // bytes as the IPv4 total length says beyond the 50 bytes of IPv4 and transport header.
         self.beat_bytes.next = 0.into();
         for i in 0..8 {
-            if self.parser.m_axis_tkeep.val().get_bit(i) {
+            if self.parser.m_axis.tkeep.val().get_bit(i) {
                 self.beat_bytes.next = (i + 1).to_bits();
             }
         }
-        self.keep_contig.next = (self.parser.m_axis_tkeep.val() & (self.parser.m_axis_tkeep.val() + 1)) == 0;
+        self.keep_contig.next = (self.parser.m_axis.tkeep.val() & (self.parser.m_axis.tkeep.val() + 1)) == 0;
         self.cur_bytes.next = self.fl_bytes.q.val();
         self.cur_bad.next = self.fl_bad.q.val();
         if self.parser.m_axis_tfirst.val() {
@@ -368,9 +363,9 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             if self.cur_bytes.val() < 0xFFE0 {
                 self.fl_bytes.d.next = self.cur_bytes.val() + 8;
             }
-            self.fl_bad.d.next = self.cur_bad.val() | (self.parser.m_axis_tkeep.val() != 0xFF);
+            self.fl_bad.d.next = self.cur_bad.val() | (self.parser.m_axis.tkeep.val() != 0xFF);
         }
-        self.vd_pulse.d.next = self.parser_take.val() & self.parser.m_axis_tlast.val();
+        self.vd_pulse.d.next = self.parser_take.val() & self.parser.m_axis.tlast.val();
         self.vd_ok.d.next = ((!self.cur_bad.val()) & self.keep_contig.val())
             & ((self.cur_bytes.val() + self.beat_bytes.val()) == (self.parser.hdr_ip_total_len.val() - 50));
 

@@ -6,8 +6,8 @@
 //! | port | dir | width | meaning |
 //! |------|-----|-------|---------|
 //! | `clock`, `reset` | in | 1 | synchronous reset: back to the start of a frame, counters zeroed |
-//! | `s_axis_tdata/tkeep/tlast/tvalid`, `s_axis_tready` | in/out | 64/8/1/1/1 | frames from the MAC, without FCS; byte 0 in `tdata[7:0]`; `tkeep` contiguous from lane 0 |
-//! | `m_axis_tdata/tkeep/tlast/tvalid`, `m_axis_tready` | out/in | 64/8/1/1/1 | the payload of each accepted frame, byte 0 of the payload in lane 0 |
+//! | `s_axis.tdata/tkeep/tlast/tvalid`, `s_axis.tready` | in/out | 64/8/1/1/1 | frames from the MAC, without FCS; byte 0 in `tdata[7:0]`; `tkeep` contiguous from lane 0 |
+//! | `m_axis.tdata/tkeep/tlast/tvalid`, `m_axis.tready` | out/in | 64/8/1/1/1 | the payload of each accepted frame, byte 0 of the payload in lane 0 |
 //! | `m_axis_tfirst` | out | 1 | this beat is the first of a frame: the `hdr_*` fields describe it |
 //! | `hdr_*` | out | — | header fields of the frame on `m_axis` (numbers; multi-byte fields converted from network order), valid from its first payload beat until the next frame's beat 7 is accepted (after this frame's last beat). |
 //! | `frame_count` | out | 32 | frames accepted |
@@ -30,8 +30,8 @@
 //! made while beat 7 is accepted, so the header fields are valid in the cycle after beat 7: with
 //! the first beat in cycle 0, `hdr_*` and the first payload beat are on `m_axis` in **cycle 8**.
 //! That is the physical floor at 64 bits (the 64th byte arrives in cycle 7 and is registered).
-//! Payload beats pass straight through (`m_axis_tvalid` = `s_axis_tvalid`, `s_axis_tready` =
-//! `m_axis_tready` in the payload), so there is no buffering and no added latency per beat;
+//! Payload beats pass straight through (`m_axis.tvalid` = `s_axis.tvalid`, `s_axis.tready` =
+//! `m_axis.tready` in the payload), so there is no buffering and no added latency per beat;
 //! header beats and dropped frames are always accepted. Throughput: one beat per cycle, a frame of
 //! `n` bytes in `ceil(n/8)` cycles, no bubbles between frames. A 64-byte header-only frame emits
 //! its empty beat in the cycle after beat 7, while the next frame's header beats are accepted.
@@ -41,6 +41,7 @@
 //! m_axis                     p0  p1     (hdr_* valid from cycle 8, m_axis_tfirst with p0)
 //! ```
 
+use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
 use crate::Blank;
@@ -50,17 +51,11 @@ use rust_hdl::prelude::*;
 pub struct Parser {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub s_axis_tready: Signal<Out, Bit>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
+    /// Frames from the MAC (`s_axis$tdata`, … in the Verilog).
+    pub s_axis: NicStreamSink,
+    /// The payload of each accepted frame.
+    pub m_axis: NicStreamSource,
     pub m_axis_tfirst: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
     pub hdr_dst_mac: Signal<Out, Bits<48>>,
     pub hdr_src_mac: Signal<Out, Bits<48>>,
     pub hdr_ip_tos: Signal<Out, Bits<8>>,
@@ -167,30 +162,30 @@ impl Logic for Parser {
         self.wrong_protocols.increment.next = false;
         self.in_payload.next = self.in_beat.q.val() == 8;
         self.header_beat.next = !self.in_payload.val();
-        self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis_tready.val();
+        self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis.tready.val();
         // Header beats are always taken, except beat 7 while the previous header-only frame's
         // empty beat still waits (beat 7 replaces the header fields it carries).
-        self.s_axis_tready.next = true;
+        self.s_axis.tready.next = true;
         if self.in_payload.val() & self.s1_pass.q.val() {
-            self.s_axis_tready.next = self.m_axis_tready.val();
+            self.s_axis.tready.next = self.m_axis.tready.val();
         }
         if ((self.in_beat.q.val() == 7) & self.s1_empty_pending.q.val()) & (!self.empty_taken.val()) {
-            self.s_axis_tready.next = false;
+            self.s_axis.tready.next = false;
         }
-        self.accept.next = self.s_axis_tvalid.val() & self.s_axis_tready.val();
+        self.accept.next = self.s_axis.tvalid.val() & self.s_axis.tready.val();
 
         // ---- Payload out: straight through while the frame passes; the empty beat of a
         // header-only frame comes from the register.
-        self.m_axis_tdata.next = self.s_axis_tdata.val();
-        self.m_axis_tkeep.next = self.s_axis_tkeep.val();
-        self.m_axis_tlast.next = self.s_axis_tlast.val();
-        self.m_axis_tvalid.next = (self.s_axis_tvalid.val() & self.in_payload.val()) & self.s1_pass.q.val();
+        self.m_axis.tdata.next = self.s_axis.tdata.val();
+        self.m_axis.tkeep.next = self.s_axis.tkeep.val();
+        self.m_axis.tlast.next = self.s_axis.tlast.val();
+        self.m_axis.tvalid.next = (self.s_axis.tvalid.val() & self.in_payload.val()) & self.s1_pass.q.val();
         self.m_axis_tfirst.next = self.s1_first.q.val();
         if self.s1_empty_pending.q.val() {
-            self.m_axis_tdata.next = 0.into();
-            self.m_axis_tkeep.next = 0.into();
-            self.m_axis_tlast.next = true;
-            self.m_axis_tvalid.next = true;
+            self.m_axis.tdata.next = 0.into();
+            self.m_axis.tkeep.next = 0.into();
+            self.m_axis.tlast.next = true;
+            self.m_axis.tvalid.next = true;
         }
         // ---- Header bytes into place. Lanes beyond tkeep only occur on a frame's last beat; a
         // frame ending in the header is dropped, so they need no masking.
@@ -199,22 +194,22 @@ impl Logic for Parser {
         self.header_merged.next = self.in_header.q.val();
         for b in 1..8 {
             if self.in_beat.q.val() == b {
-                self.header_merged.next = self.in_header.q.val() | (bit_cast::<512, 64>(self.s_axis_tdata.val()) << (b * 64));
+                self.header_merged.next = self.in_header.q.val() | (bit_cast::<512, 64>(self.s_axis.tdata.val()) << (b * 64));
             }
         }
         if self.in_beat.q.val() == 0 {
-            self.header_merged.next = bit_cast::<512, 64>(self.s_axis_tdata.val());
+            self.header_merged.next = bit_cast::<512, 64>(self.s_axis.tdata.val());
         }
 
         // ---- IPv4 header checksum (bytes 14–33), big-endian 16-bit words summed as they arrive.
-        self.word0.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(0)) << 8)
-            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(8));
-        self.word1.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(16)) << 8)
-            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(24));
-        self.word2.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(32)) << 8)
-            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(40));
-        self.word3.next = (bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(48)) << 8)
-            | bit_cast::<20, 8>(self.s_axis_tdata.val().get_bits::<8>(56));
+        self.word0.next = (bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(0)) << 8)
+            | bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(8));
+        self.word1.next = (bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(16)) << 8)
+            | bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(24));
+        self.word2.next = (bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(32)) << 8)
+            | bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(40));
+        self.word3.next = (bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(48)) << 8)
+            | bit_cast::<20, 8>(self.s_axis.tdata.val().get_bits::<8>(56));
         self.sum_add.next = 0.into();
         if self.in_beat.q.val() == 1 {
             self.sum_add.next = self.word3.val();
@@ -232,7 +227,7 @@ impl Logic for Parser {
         // ---- Checks, made while beat 7 is accepted (the checksum is complete since beat 4).
         self.beat7.next = self.accept.val() & (self.in_beat.q.val() == 7);
         self.short_end.next = (self.accept.val() & self.header_beat.val())
-            & (self.s_axis_tlast.val() & ((self.in_beat.q.val() < 7) | (!self.s_axis_tkeep.val().all())));
+            & (self.s_axis.tlast.val() & ((self.in_beat.q.val() < 7) | (!self.s_axis.tkeep.val().all())));
         self.total_len.next = (bit_cast::<16, 8>(self.in_header.q.val().get_bits::<8>(128)) << 8)
             | bit_cast::<16, 8>(self.in_header.q.val().get_bits::<8>(136));
         self.ok_length.next = self.total_len.val() >= 50;
@@ -247,7 +242,7 @@ impl Logic for Parser {
             if self.in_beat.q.val() == 0 {
                 self.in_ip_sum.d.next = 0.into();
             }
-            if self.s_axis_tlast.val() {
+            if self.s_axis.tlast.val() {
                 self.in_beat.d.next = 0.into();
             } else if self.header_beat.val() {
                 self.in_beat.d.next = self.in_beat.q.val() + 1;
@@ -257,7 +252,7 @@ impl Logic for Parser {
             self.too_shorts.increment.next = true;
         }
         // Beats taken this cycle (written before the beat-7 updates, which win).
-        if self.m_axis_tvalid.val() & self.m_axis_tready.val() {
+        if self.m_axis.tvalid.val() & self.m_axis.tready.val() {
             self.s1_first.d.next = false;
         }
         if self.empty_taken.val() {
@@ -281,11 +276,11 @@ impl Logic for Parser {
                 self.frames.increment.next = true;
                 self.s1_pass.d.next = true;
                 self.s1_first.d.next = true;
-                self.s1_empty_pending.d.next = self.s_axis_tlast.val();
+                self.s1_empty_pending.d.next = self.s_axis.tlast.val();
             }
         }
 
-        if (self.accept.val() & self.in_payload.val()) & self.s_axis_tlast.val() {
+        if (self.accept.val() & self.in_payload.val()) & self.s_axis.tlast.val() {
             self.s1_pass.d.next = false;
         }
 

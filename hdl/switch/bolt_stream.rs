@@ -66,6 +66,7 @@
 //! out, i.e. a frame of `n` bytes every `ceil(n / 8)` cycles, no bubbles between frames. An SRC
 //! takes `ceil(max(60, 43 + N) / 8)` beats on its own stream (8 for N = 16, 10 for N = 32).
 
+use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
@@ -82,22 +83,13 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     pub cfg_cc_thresh: Signal<In, Bits<32>>,
     pub cfg_pru_enable: Signal<In, Bit>,
     pub cfg_sm_enable: Signal<In, Bit>,
-    pub s_axis_tdata: Signal<In, Bits<64>>,
-    pub s_axis_tkeep: Signal<In, Bits<8>>,
-    pub s_axis_tlast: Signal<In, Bit>,
-    pub s_axis_tvalid: Signal<In, Bit>,
-    pub s_axis_tready: Signal<Out, Bit>,
+    /// Frames arriving at the switch (`s_axis$tdata`, … in the Verilog).
+    pub s_axis: NicStreamSink,
     pub s_axis_tuser: Signal<In, Bits<48>>,
-    pub m_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_axis_tlast: Signal<Out, Bit>,
-    pub m_axis_tvalid: Signal<Out, Bit>,
-    pub m_axis_tready: Signal<In, Bit>,
-    pub m_src_axis_tdata: Signal<Out, Bits<64>>,
-    pub m_src_axis_tkeep: Signal<Out, Bits<8>>,
-    pub m_src_axis_tlast: Signal<Out, Bit>,
-    pub m_src_axis_tvalid: Signal<Out, Bit>,
-    pub m_src_axis_tready: Signal<In, Bit>,
+    /// Frames leaving toward the egress port (Bolt header updated).
+    pub m_axis: NicStreamSource,
+    /// SRC frames back toward senders.
+    pub m_src_axis: NicStreamSource,
     pub m_src_axis_tdest: Signal<Out, Bits<8>>,
     pub bad_port_count: Signal<Out, Bits<32>>,
     pub not_bolt_count: Signal<Out, Bits<32>>,
@@ -338,14 +330,14 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // The decision FIFO (64) cannot fill: frames awaiting a decision have a beat in the data
         // FIFO (32) or are in the core (3); its level is checked all the same.
         self.room.next = (self.data_fifo.level.val() < self.fifo_depth.val()) & (self.decision_fifo.level.val() < self.decision_room.val());
-        self.s_axis_tready.next = self.room.val();
-        self.accept.next = self.s_axis_tvalid.val() & self.room.val();
+        self.s_axis.tready.next = self.room.val();
+        self.accept.next = self.s_axis.tvalid.val() & self.room.val();
         self.data_fifo.push.next = self.accept.val();
         // Each beat carries the cycle it arrived in (16 bits, wrapping) for the output's fixed lag.
         self.data_fifo.push_data.next = (((bit_cast::<89, 16>(self.cycle_count.q.val()) << 73)
-            | (bit_cast::<89, 1>(self.s_axis_tlast.val().into()) << 72))
-            | (bit_cast::<89, 8>(self.s_axis_tkeep.val()) << 64))
-            | bit_cast::<89, 64>(self.s_axis_tdata.val());
+            | (bit_cast::<89, 1>(self.s_axis.tlast.val().into()) << 72))
+            | (bit_cast::<89, 8>(self.s_axis.tkeep.val()) << 64))
+            | bit_cast::<89, 64>(self.s_axis.tdata.val());
         self.cycle_count.d.next = self.cycle_count.q.val() + 1;
         self.first_beat.next = !self.in_beat.q.val().any();
         self.tuser_now.next = self.in_tuser.q.val();
@@ -357,39 +349,39 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         // lane sets the mask.
         self.keep_mask.next = 0.into();
         self.keep_count.next = 0.into();
-        if self.s_axis_tkeep.val().get_bit(0) {
+        if self.s_axis.tkeep.val().get_bit(0) {
             self.keep_mask.next = self.word_mask.val() >> 56;
             self.keep_count.next = 1.into();
         }
-        if self.s_axis_tkeep.val().get_bit(1) {
+        if self.s_axis.tkeep.val().get_bit(1) {
             self.keep_mask.next = self.word_mask.val() >> 48;
             self.keep_count.next = 2.into();
         }
-        if self.s_axis_tkeep.val().get_bit(2) {
+        if self.s_axis.tkeep.val().get_bit(2) {
             self.keep_mask.next = self.word_mask.val() >> 40;
             self.keep_count.next = 3.into();
         }
-        if self.s_axis_tkeep.val().get_bit(3) {
+        if self.s_axis.tkeep.val().get_bit(3) {
             self.keep_mask.next = self.word_mask.val() >> 32;
             self.keep_count.next = 4.into();
         }
-        if self.s_axis_tkeep.val().get_bit(4) {
+        if self.s_axis.tkeep.val().get_bit(4) {
             self.keep_mask.next = self.word_mask.val() >> 24;
             self.keep_count.next = 5.into();
         }
-        if self.s_axis_tkeep.val().get_bit(5) {
+        if self.s_axis.tkeep.val().get_bit(5) {
             self.keep_mask.next = self.word_mask.val() >> 16;
             self.keep_count.next = 6.into();
         }
-        if self.s_axis_tkeep.val().get_bit(6) {
+        if self.s_axis.tkeep.val().get_bit(6) {
             self.keep_mask.next = self.word_mask.val() >> 8;
             self.keep_count.next = 7.into();
         }
-        if self.s_axis_tkeep.val().get_bit(7) {
+        if self.s_axis.tkeep.val().get_bit(7) {
             self.keep_mask.next = self.word_mask.val();
             self.keep_count.next = 8.into();
         }
-        self.kept_data.next = self.s_axis_tdata.val() & self.keep_mask.val();
+        self.kept_data.next = self.s_axis.tdata.val() & self.keep_mask.val();
         // Beat b replaces bits 64b..64b+63: a fixed field selected by the beat counter, not a
         // shift by a runtime amount (the conventions in `hdl/lib.rs`).
         self.header_merged.next = self.in_header.q.val();
@@ -411,22 +403,22 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         if self.in_beat.q.val() == 1 {
             // Bytes 12–13 EtherType 0x0800, byte 14 version 4 / IHL 5.
             self.ethertype_now.next =
-                (self.s_axis_tdata.val().get_bits::<24>(32) == self.header_0800_45.val()) & self.s_axis_tkeep.val().get_bit(6);
+                (self.s_axis.tdata.val().get_bits::<24>(32) == self.header_0800_45.val()) & self.s_axis.tkeep.val().get_bit(6);
         }
         if self.in_beat.q.val() == 2 {
             // Bytes 16–17 IPv4 total length (big-endian), byte 23 protocol.
             self.protocol_now.next =
-                (self.s_axis_tdata.val().get_bits::<8>(56) == self.bolt_protocol.val()) & self.s_axis_tkeep.val().get_bit(7);
-            self.total_len_now.next = (bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(0)) << 8)
-                | bit_cast::<16, 8>(self.s_axis_tdata.val().get_bits::<8>(8));
+                (self.s_axis.tdata.val().get_bits::<8>(56) == self.bolt_protocol.val()) & self.s_axis.tkeep.val().get_bit(7);
+            self.total_len_now.next = (bit_cast::<16, 8>(self.s_axis.tdata.val().get_bits::<8>(0)) << 8)
+                | bit_cast::<16, 8>(self.s_axis.tdata.val().get_bits::<8>(8));
         }
         // The frame holds the whole Bolt header (bytes 34–42): beat 5 with lane 2, or beyond.
-        self.long_enough.next = (self.in_beat.q.val() > 5) | ((self.in_beat.q.val() == 5) & self.s_axis_tkeep.val().get_bit(2));
+        self.long_enough.next = (self.in_beat.q.val() > 5) | ((self.in_beat.q.val() == 5) & self.s_axis.tkeep.val().get_bit(2));
         self.length_ok.next = self.total_len_now.val() >= 29;
         self.is_bolt.next = ((self.ethertype_now.val() & self.protocol_now.val()) & self.length_ok.val()) & self.long_enough.val();
         self.descriptor_fire.next = self.accept.val()
             & ((self.in_beat.q.val() == self.descriptor_beat.val())
-                | (self.s_axis_tlast.val() & (self.in_beat.q.val() < self.descriptor_beat.val())));
+                | (self.s_axis.tlast.val() & (self.in_beat.q.val() < self.descriptor_beat.val())));
         // Frame length so far, including this beat (saturating at 65 535).
         self.frame_bytes_sum.next = bit_cast::<17, 16>(self.in_bytes.q.val()) + bit_cast::<17, 4>(self.keep_count.val());
         if self.first_beat.val() {
@@ -448,7 +440,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         // At its last beat a Bolt frame's length is checked against its demand; the decision
         // made on the demand stands, the disagreement is counted.
-        if ((self.accept.val() & self.s_axis_tlast.val()) & self.is_bolt.val()) & (self.frame_bytes_now.val() != self.pkt_len_now.val()) {
+        if ((self.accept.val() & self.s_axis.tlast.val()) & self.is_bolt.val()) & (self.frame_bytes_now.val() != self.pkt_len_now.val()) {
             self.length_mismatches.increment.next = true;
         }
         if self.accept.val() {
@@ -460,7 +452,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             if self.first_beat.val() {
                 self.in_tuser.d.next = self.s_axis_tuser.val();
             }
-            if self.s_axis_tlast.val() {
+            if self.s_axis.tlast.val() {
                 self.in_beat.d.next = 0.into();
                 self.in_ethertype_ok.d.next = false;
                 self.in_protocol_ok.d.next = false;
@@ -506,20 +498,20 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.can_go.next = (self.data_fifo.head_valid.val() & self.decision_fifo.head_valid.val())
             & (((self.out_beat.q.val().any()) | (self.waited.val() >= self.output_lag.val())) | self.head_shown.q.val());
         self.drop_frame.next = self.head_decision.val().get_bit(8);
-        self.pop_beat.next = self.can_go.val() & (self.drop_frame.val() | self.m_axis_tready.val());
+        self.pop_beat.next = self.can_go.val() & (self.drop_frame.val() | self.m_axis.tready.val());
         self.data_fifo.pop.next = self.pop_beat.val();
         self.decision_fifo.pop.next = self.pop_beat.val() & self.head.val().get_bit(72);
         self.head_tdata.next = self.head.val().get_bits::<64>(0);
-        self.m_axis_tdata.next = self.head_tdata.val();
+        self.m_axis.tdata.next = self.head_tdata.val();
         if self.out_beat.q.val() == 4 {
             // Byte 38 (beat 4, lane 6): the Bolt flags as decided.
-            self.m_axis_tdata.next = (self.head_tdata.val() & (!(bit_cast::<64, 8>(self.byte_mask.val()) << 48)))
+            self.m_axis.tdata.next = (self.head_tdata.val() & (!(bit_cast::<64, 8>(self.byte_mask.val()) << 48)))
                 | (bit_cast::<64, 8>(self.head_decision.val().get_bits::<8>(0)) << 48);
         }
-        self.m_axis_tkeep.next = self.head.val().get_bits::<8>(64);
-        self.m_axis_tlast.next = self.head.val().get_bit(72);
-        self.m_axis_tvalid.next = self.can_go.val() & (!self.drop_frame.val());
-        self.head_shown.d.next = self.m_axis_tvalid.val() & (!self.pop_beat.val());
+        self.m_axis.tkeep.next = self.head.val().get_bits::<8>(64);
+        self.m_axis.tlast.next = self.head.val().get_bit(72);
+        self.m_axis.tvalid.next = self.can_go.val() & (!self.drop_frame.val());
+        self.head_shown.d.next = self.m_axis.tvalid.val() & (!self.pop_beat.val());
         if self.pop_beat.val() {
             if self.head.val().get_bit(72) {
                 self.out_beat.d.next = 0.into();
@@ -586,7 +578,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
                     | ((bit_cast::<640, 32>(self.m.val().get_bits::<32>(312)) << 312)
                         | (bit_cast::<640, 256>(self.m.val().get_bits::<256>(344) & self.src_tail_mask.val()) << 344))));
         self.src_frame.next = (self.src_eth.val() | self.src_ip_a.val()) | (self.src_ip_b.val() | self.src_bolt.val());
-        self.src_take.next = self.m_src_axis_tready.val() & self.src_busy.q.val();
+        self.src_take.next = self.m_src_axis.tready.val() & self.src_busy.q.val();
         self.src_done.next = self.src_take.val() & (self.src_beat.q.val() == self.src_last_beat.val());
         if self.src_take.val() {
             self.src_beat.d.next = self.src_beat.q.val() + 1;
@@ -607,13 +599,13 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         }
         // The offset gets its own 9-bit signal: Verilog sizes an index expression by its operands.
         self.src_offset.next = bit_cast::<10, 4>(self.src_beat.q.val()) << 6;
-        self.m_src_axis_tdata.next = self.src_buffer.q.val().get_bits::<64>(self.src_offset.val().index());
-        self.m_src_axis_tkeep.next = 0xff.into();
+        self.m_src_axis.tdata.next = self.src_buffer.q.val().get_bits::<64>(self.src_offset.val().index());
+        self.m_src_axis.tkeep.next = 0xff.into();
         if self.src_beat.q.val() == self.src_last_beat.val() {
-            self.m_src_axis_tkeep.next = self.src_last_keep.val();
+            self.m_src_axis.tkeep.next = self.src_last_keep.val();
         }
-        self.m_src_axis_tlast.next = self.src_beat.q.val() == self.src_last_beat.val();
-        self.m_src_axis_tvalid.next = self.src_busy.q.val();
+        self.m_src_axis.tlast.next = self.src_beat.q.val() == self.src_last_beat.val();
+        self.m_src_axis.tvalid.next = self.src_busy.q.val();
         self.m_src_axis_tdest.next = self.src_dest.q.val();
 
         // ---- Counters.

@@ -173,8 +173,8 @@ native_dut!(RxBufferClasses<128, 7>, clocked: true,
     outputs: [fits, chosen, chosen_index, chosen_page, fallback, exhausted, full]);
 
 native_dut!(MessageReadOut<4, 17>, clocked: true,
-    inputs: [reset, start, header, payload_data, m_axis_tready],
-    outputs: [ready, payload_address, done, done_slot, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid]);
+    inputs: [reset, start, header, payload_data, m_axis.tready],
+    outputs: [ready, payload_address, done, done_slot, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
 
 native_dut!(PacketReadOut<4, 17>, clocked: true,
     inputs: [reset, desc_valid, desc_slot, desc_base, desc_remote_ip, desc_remote_port, desc_msg_len, desc_offset,

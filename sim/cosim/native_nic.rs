@@ -30,9 +30,9 @@ nic_dut!(
 );
 
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
-    inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, req.ready, resp.valid, resp.fail,
+    inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, req.ready, resp.valid, resp.fail,
              resp.rx_msg_id, resp.is_new_msg, resp.is_new_pkt, resp.is_last_pkt, resp.ack_no, m_axis.tready],
-    outputs: [s_axis_tready, req.valid, req.mark_received, req.peek, req.src_ip, req.src_port, req.tx_msg_id, req.msg_len,
+    outputs: [s_axis.tready, req.valid, req.mark_received, req.peek, req.src_ip, req.src_port, req.tx_msg_id, req.msg_len,
               req.pkt_offset, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis.remote_ip,
               m_axis.remote_port, m_axis.msg_len, m_axis.pkt_offset, m_axis.local_port,
               m_axis.rx_msg_id, m_axis.tx_msg_id, m_axis.is_last_pkt, act.valid, act.action, act.meta,

@@ -3,8 +3,8 @@
 use crate::native_dut;
 
 native_dut!(nanotransport_hdl::pisa::parser::Parser, clocked: true,
-    inputs: [reset, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, m_axis_tready],
-    outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_axis_tfirst,
+    inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis_tfirst,
               hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip,
               hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset,
               hdr_pull_offset, hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class, frame_count,
@@ -13,8 +13,8 @@ native_dut!(nanotransport_hdl::pisa::parser::Parser, clocked: true,
 native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
     inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,
              meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,
-             meta_buf_ptr, meta_buf_size_class, s_axis_tdata, s_axis_tkeep, s_axis_tlast, s_axis_tvalid, m_axis_tready],
-    outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, frame_count, length_mismatch_count]);
+             meta_buf_ptr, meta_buf_size_class, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, frame_count, length_mismatch_count]);
 
 macro_rules! register_extern_dut {
     ($($aw:literal),*) => {$(

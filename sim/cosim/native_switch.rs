@@ -11,10 +11,10 @@ native_dut!(BoltIngress<64, 6>, clocked: true,
               pru_token_count, pru_grant_count, supply_grant_count]);
 
 native_dut!(nanotransport_hdl::switch::bolt_stream::BoltStream<64, 6>, clocked: true,
-    inputs: [reset, now, cfg_mtu, cfg_cc_thresh, cfg_pru_enable, cfg_sm_enable, s_axis_tdata, s_axis_tkeep, s_axis_tlast,
-             s_axis_tvalid, s_axis_tuser, m_axis_tready, m_src_axis_tready],
-    outputs: [s_axis_tready, m_axis_tdata, m_axis_tkeep, m_axis_tlast, m_axis_tvalid, m_src_axis_tdata, m_src_axis_tkeep,
-              m_src_axis_tlast, m_src_axis_tvalid, m_src_axis_tdest, bad_port_count, not_bolt_count, src_count,
+    inputs: [reset, now, cfg_mtu, cfg_cc_thresh, cfg_pru_enable, cfg_sm_enable, s_axis.tdata, s_axis.tkeep, s_axis.tlast,
+             s_axis.tvalid, s_axis_tuser, m_axis.tready, m_src_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_src_axis.tdata, m_src_axis.tkeep,
+              m_src_axis.tlast, m_src_axis.tvalid, m_src_axis_tdest, bad_port_count, not_bolt_count, src_count,
               pru_token_count, pru_grant_count, supply_grant_count, not_ipv4_count, wrong_protocol_count,
               too_short_count, src_sent_count, src_dropped_count, length_mismatch_count]);
 

@@ -120,10 +120,10 @@ const INPUTS: [&str; 15] = [
     "s_axis$rx_msg_id",
     "s_axis$tx_msg_id",
     "s_axis$is_last_pkt",
-    "m_axis_tready",
+    "m_axis$tready",
 ];
 const OUTPUTS: [&str; 8] =
-    ["s_axis$tready", "m_axis_tdata", "m_axis_tkeep", "m_axis_tlast", "m_axis_tvalid", "release_valid", "release_slot", "release_reason"];
+    ["s_axis$tready", "m_axis$tdata", "m_axis$tkeep", "m_axis$tlast", "m_axis$tvalid", "release_valid", "release_slot", "release_reason"];
 
 /// Names of the counters, in the order of [`RxCounters`]' fields.
 pub const RX_COUNTERS: [&str; 15] = [
@@ -263,7 +263,7 @@ impl RxHarness {
             c.beat_out = true;
             let keep = g(2);
             let data = g(1).to_le_bytes();
-            assert!(keep & (keep + 1) == 0, "m_axis_tkeep {keep:#x} is not contiguous");
+            assert!(keep & (keep + 1) == 0, "m_axis.tkeep {keep:#x} is not contiguous");
             self.collecting.extend_from_slice(&data[..keep.count_ones() as usize]);
             if g(3) == 1 {
                 c.message_done = Some(std::mem::take(&mut self.collecting));

@@ -25,11 +25,11 @@ macro_rules! native_tx_blocks {
                 delivered_msg_count, abandoned_msg_count, event_overflow_count]);
 
         native_dut!(TxPath<$n, $iw, TX_PAYLOAD_ADDR_BITS>, clocked: true,
-            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, rto_cycles, s_axis_msg_tdata, s_axis_msg_tkeep,
-                s_axis_msg_tlast, s_axis_msg_tvalid, done_ready, dlv.valid, dlv.tx_msg_id, dlv.ack_bitmap, ctx.valid,
+            inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, rto_cycles, s_axis_msg.tdata, s_axis_msg.tkeep,
+                s_axis_msg.tlast, s_axis_msg.tvalid, done_ready, dlv.valid, dlv.tx_msg_id, dlv.ack_bitmap, ctx.valid,
                 ctx.tx_msg_id, ctx.rtx_flag, ctx.rtx_bitmap, ctx.credit_flag, ctx.new_credit, ctx.allow_tx, ctx.raise_only,
                 m_axis_pkt.tready],
-            outputs: [s_axis_msg_tready, msg_id_valid, msg_id, done_valid, done_tx_msg_id, done_abandoned,
+            outputs: [s_axis_msg.tready, msg_id_valid, msg_id, done_valid, done_tx_msg_id, done_abandoned,
                 m_axis_pkt.tdata, m_axis_pkt.tkeep, m_axis_pkt.tlast, m_axis_pkt.tvalid, m_axis_pkt.remote_ip,
                 m_axis_pkt.remote_port, m_axis_pkt.msg_len, m_axis_pkt.pkt_offset, m_axis_pkt.local_port,
                 m_axis_pkt.tx_msg_id, m_axis_pkt.credit, m_axis_pkt.rank, m_axis_pkt.flags, m_axis_pkt.is_new_msg,

@@ -63,10 +63,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     // Stub signals
     reg  front$clock;
     reg  front$reset;
-    reg  [63:0] front$s_axis_tdata;
-    reg  [7:0] front$s_axis_tkeep;
-    reg  front$s_axis_tlast;
-    reg  front$s_axis_tvalid;
+    reg  [63:0] front$s_axis$tdata;
+    reg  [7:0] front$s_axis$tkeep;
+    reg  front$s_axis$tlast;
+    reg  front$s_axis$tvalid;
+    wire  front$s_axis$tready;
     wire  front$req$valid;
     reg  front$req$ready;
     wire  front$req$mark_received;
@@ -96,7 +97,6 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [15:0] front$m_axis$rx_msg_id;
     wire  [15:0] front$m_axis$tx_msg_id;
     wire  front$m_axis$is_last_pkt;
-    wire  front$s_axis_tready;
     wire  front$act$valid;
     wire  [3:0] front$act$action;
     wire  [151:0] front$act$meta;
@@ -259,11 +259,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  [15:0] reassembly$s_axis$rx_msg_id;
     reg  [15:0] reassembly$s_axis$tx_msg_id;
     reg  reassembly$s_axis$is_last_pkt;
-    wire  [63:0] reassembly$m_axis_tdata;
-    wire  [7:0] reassembly$m_axis_tkeep;
-    wire  reassembly$m_axis_tlast;
-    wire  reassembly$m_axis_tvalid;
-    reg  reassembly$m_axis_tready;
+    wire  [63:0] reassembly$m_axis$tdata;
+    wire  [7:0] reassembly$m_axis$tkeep;
+    wire  reassembly$m_axis$tlast;
+    wire  reassembly$m_axis$tvalid;
+    reg  reassembly$m_axis$tready;
     wire  reassembly$release_valid;
     wire  [6:0] reassembly$release_slot;
     wire  [1:0] reassembly$release_reason;
@@ -294,11 +294,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  tx$rtx_first_expiry;
     reg  tx$probe_idle_timeout;
     reg  [31:0] tx$rto_cycles;
-    reg  [63:0] tx$s_axis_msg_tdata;
-    reg  [7:0] tx$s_axis_msg_tkeep;
-    reg  tx$s_axis_msg_tlast;
-    reg  tx$s_axis_msg_tvalid;
-    wire  tx$s_axis_msg_tready;
+    reg  [63:0] tx$s_axis_msg$tdata;
+    reg  [7:0] tx$s_axis_msg$tkeep;
+    reg  tx$s_axis_msg$tlast;
+    reg  tx$s_axis_msg$tvalid;
+    wire  tx$s_axis_msg$tready;
     wire  tx$msg_id_valid;
     wire  [15:0] tx$msg_id;
     wire  tx$done_valid;
@@ -466,16 +466,16 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  [7:0] deparser$meta_grant_prio;
     reg  [15:0] deparser$meta_buf_ptr;
     reg  [7:0] deparser$meta_buf_size_class;
-    reg  [63:0] deparser$s_axis_tdata;
-    reg  [7:0] deparser$s_axis_tkeep;
-    reg  deparser$s_axis_tlast;
-    reg  deparser$s_axis_tvalid;
-    wire  deparser$s_axis_tready;
-    wire  [63:0] deparser$m_axis_tdata;
-    wire  [7:0] deparser$m_axis_tkeep;
-    wire  deparser$m_axis_tlast;
-    wire  deparser$m_axis_tvalid;
-    reg  deparser$m_axis_tready;
+    reg  [63:0] deparser$s_axis$tdata;
+    reg  [7:0] deparser$s_axis$tkeep;
+    reg  deparser$s_axis$tlast;
+    reg  deparser$s_axis$tvalid;
+    wire  deparser$s_axis$tready;
+    wire  [63:0] deparser$m_axis$tdata;
+    wire  [7:0] deparser$m_axis$tkeep;
+    wire  deparser$m_axis$tlast;
+    wire  deparser$m_axis$tvalid;
+    reg  deparser$m_axis$tready;
     wire  [31:0] deparser$frame_count;
     wire  [31:0] deparser$length_mismatch_count;
     reg  csr$clock;
@@ -589,10 +589,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     nt_ndp_128_nic$front front(
         .clock(front$clock),
         .reset(front$reset),
-        .s_axis_tdata(front$s_axis_tdata),
-        .s_axis_tkeep(front$s_axis_tkeep),
-        .s_axis_tlast(front$s_axis_tlast),
-        .s_axis_tvalid(front$s_axis_tvalid),
+        .s_axis$tdata(front$s_axis$tdata),
+        .s_axis$tkeep(front$s_axis$tkeep),
+        .s_axis$tlast(front$s_axis$tlast),
+        .s_axis$tvalid(front$s_axis$tvalid),
+        .s_axis$tready(front$s_axis$tready),
         .req$valid(front$req$valid),
         .req$ready(front$req$ready),
         .req$mark_received(front$req$mark_received),
@@ -622,7 +623,6 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .m_axis$rx_msg_id(front$m_axis$rx_msg_id),
         .m_axis$tx_msg_id(front$m_axis$tx_msg_id),
         .m_axis$is_last_pkt(front$m_axis$is_last_pkt),
-        .s_axis_tready(front$s_axis_tready),
         .act$valid(front$act$valid),
         .act$action(front$act$action),
         .act$meta(front$act$meta),
@@ -791,11 +791,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .s_axis$rx_msg_id(reassembly$s_axis$rx_msg_id),
         .s_axis$tx_msg_id(reassembly$s_axis$tx_msg_id),
         .s_axis$is_last_pkt(reassembly$s_axis$is_last_pkt),
-        .m_axis_tdata(reassembly$m_axis_tdata),
-        .m_axis_tkeep(reassembly$m_axis_tkeep),
-        .m_axis_tlast(reassembly$m_axis_tlast),
-        .m_axis_tvalid(reassembly$m_axis_tvalid),
-        .m_axis_tready(reassembly$m_axis_tready),
+        .m_axis$tdata(reassembly$m_axis$tdata),
+        .m_axis$tkeep(reassembly$m_axis$tkeep),
+        .m_axis$tlast(reassembly$m_axis$tlast),
+        .m_axis$tvalid(reassembly$m_axis$tvalid),
+        .m_axis$tready(reassembly$m_axis$tready),
         .release_valid(reassembly$release_valid),
         .release_slot(reassembly$release_slot),
         .release_reason(reassembly$release_reason),
@@ -828,11 +828,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .rtx_first_expiry(tx$rtx_first_expiry),
         .probe_idle_timeout(tx$probe_idle_timeout),
         .rto_cycles(tx$rto_cycles),
-        .s_axis_msg_tdata(tx$s_axis_msg_tdata),
-        .s_axis_msg_tkeep(tx$s_axis_msg_tkeep),
-        .s_axis_msg_tlast(tx$s_axis_msg_tlast),
-        .s_axis_msg_tvalid(tx$s_axis_msg_tvalid),
-        .s_axis_msg_tready(tx$s_axis_msg_tready),
+        .s_axis_msg$tdata(tx$s_axis_msg$tdata),
+        .s_axis_msg$tkeep(tx$s_axis_msg$tkeep),
+        .s_axis_msg$tlast(tx$s_axis_msg$tlast),
+        .s_axis_msg$tvalid(tx$s_axis_msg$tvalid),
+        .s_axis_msg$tready(tx$s_axis_msg$tready),
         .msg_id_valid(tx$msg_id_valid),
         .msg_id(tx$msg_id),
         .done_valid(tx$done_valid),
@@ -1008,16 +1008,16 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .meta_grant_prio(deparser$meta_grant_prio),
         .meta_buf_ptr(deparser$meta_buf_ptr),
         .meta_buf_size_class(deparser$meta_buf_size_class),
-        .s_axis_tdata(deparser$s_axis_tdata),
-        .s_axis_tkeep(deparser$s_axis_tkeep),
-        .s_axis_tlast(deparser$s_axis_tlast),
-        .s_axis_tvalid(deparser$s_axis_tvalid),
-        .s_axis_tready(deparser$s_axis_tready),
-        .m_axis_tdata(deparser$m_axis_tdata),
-        .m_axis_tkeep(deparser$m_axis_tkeep),
-        .m_axis_tlast(deparser$m_axis_tlast),
-        .m_axis_tvalid(deparser$m_axis_tvalid),
-        .m_axis_tready(deparser$m_axis_tready),
+        .s_axis$tdata(deparser$s_axis$tdata),
+        .s_axis$tkeep(deparser$s_axis$tkeep),
+        .s_axis$tlast(deparser$s_axis$tlast),
+        .s_axis$tvalid(deparser$s_axis$tvalid),
+        .s_axis$tready(deparser$s_axis$tready),
+        .m_axis$tdata(deparser$m_axis$tdata),
+        .m_axis$tkeep(deparser$m_axis$tkeep),
+        .m_axis$tlast(deparser$m_axis$tlast),
+        .m_axis$tvalid(deparser$m_axis$tvalid),
+        .m_axis$tready(deparser$m_axis$tready),
         .frame_count(deparser$frame_count),
         .length_mismatch_count(deparser$length_mismatch_count)
     );
@@ -1176,20 +1176,20 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         ingress$cfg_ack_policy = cfg[(32'h1e0)+:(2)];
         ingress$rel_valid = reassembly$release_valid;
         ingress$rel_slot = reassembly$release_slot;
-        front$s_axis_tdata = s_axis_rx_tdata;
-        front$s_axis_tkeep = s_axis_rx_tkeep;
-        front$s_axis_tlast = s_axis_rx_tlast;
-        front$s_axis_tvalid = s_axis_rx_tvalid;
-        s_axis_rx_tready = front$s_axis_tready;
+        front$s_axis$tdata = s_axis_rx_tdata;
+        front$s_axis$tkeep = s_axis_rx_tkeep;
+        front$s_axis$tlast = s_axis_rx_tlast;
+        front$s_axis$tvalid = s_axis_rx_tvalid;
+        s_axis_rx_tready = front$s_axis$tready;
         reassembly$ingress_timeout = cfg[(32'h100)+:(32)];
         probe_ingress_tvalid = front$m_axis$tvalid;
         probe_ingress_tready = reassembly$s_axis$tready;
         probe_ingress_tlast = front$m_axis$tvalid & front$m_axis$tlast;
-        m_axis_msg_tdata = reassembly$m_axis_tdata;
-        m_axis_msg_tkeep = reassembly$m_axis_tkeep;
-        m_axis_msg_tlast = reassembly$m_axis_tlast;
-        m_axis_msg_tvalid = reassembly$m_axis_tvalid;
-        reassembly$m_axis_tready = m_axis_msg_tready;
+        m_axis_msg_tdata = reassembly$m_axis$tdata;
+        m_axis_msg_tkeep = reassembly$m_axis$tkeep;
+        m_axis_msg_tlast = reassembly$m_axis$tlast;
+        m_axis_msg_tvalid = reassembly$m_axis$tvalid;
+        reassembly$m_axis$tready = m_axis_msg_tready;
         pktgen$cfg_pace_cycles = cfg[(32'h120)+:(16)];
         pktgen$cfg_bucket_max = cfg[(32'h140)+:(8)];
         tx$default_credit = cfg[(32'ha0)+:(16)];
@@ -1197,11 +1197,11 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         tx$timeout_threshold = cfg[(32'he0)+:(8)];
         tx$rtx_first_expiry = cfg[32'h1c0];
         tx$probe_idle_timeout = cfg[32'h1c1];
-        tx$s_axis_msg_tdata = s_axis_msg_tdata;
-        tx$s_axis_msg_tkeep = s_axis_msg_tkeep;
-        tx$s_axis_msg_tlast = s_axis_msg_tlast;
-        tx$s_axis_msg_tvalid = s_axis_msg_tvalid;
-        s_axis_msg_tready = tx$s_axis_msg_tready;
+        tx$s_axis_msg$tdata = s_axis_msg_tdata;
+        tx$s_axis_msg$tkeep = s_axis_msg_tkeep;
+        tx$s_axis_msg$tlast = s_axis_msg_tlast;
+        tx$s_axis_msg$tvalid = s_axis_msg_tvalid;
+        s_axis_msg_tready = tx$s_axis_msg$tready;
         msg_id_valid = tx$msg_id_valid;
         msg_id = tx$msg_id;
         done_valid = tx$done_valid;
@@ -1253,16 +1253,16 @@ module nt_ndp_128_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         deparser$meta_flags = arbiter$m_axis$flags;
         deparser$meta_buf_ptr = 32'h0;
         deparser$meta_buf_size_class = 32'h0;
-        deparser$s_axis_tdata = arbiter$m_axis$tdata;
-        deparser$s_axis_tkeep = arbiter$m_axis$tkeep;
-        deparser$s_axis_tlast = arbiter$m_axis$tlast;
-        deparser$s_axis_tvalid = arbiter$m_axis$tvalid;
-        arbiter$m_axis$tready = deparser$s_axis_tready;
-        m_axis_tx_tdata = deparser$m_axis_tdata;
-        m_axis_tx_tkeep = deparser$m_axis_tkeep;
-        m_axis_tx_tlast = deparser$m_axis_tlast;
-        m_axis_tx_tvalid = deparser$m_axis_tvalid;
-        deparser$m_axis_tready = m_axis_tx_tready;
+        deparser$s_axis$tdata = arbiter$m_axis$tdata;
+        deparser$s_axis$tkeep = arbiter$m_axis$tkeep;
+        deparser$s_axis$tlast = arbiter$m_axis$tlast;
+        deparser$s_axis$tvalid = arbiter$m_axis$tvalid;
+        arbiter$m_axis$tready = deparser$s_axis$tready;
+        m_axis_tx_tdata = deparser$m_axis$tdata;
+        m_axis_tx_tkeep = deparser$m_axis$tkeep;
+        m_axis_tx_tlast = deparser$m_axis$tlast;
+        m_axis_tx_tvalid = deparser$m_axis$tvalid;
+        deparser$m_axis$tready = m_axis_tx_tready;
         status$map_version = map_version;
         status$protocol_id = protocol_id;
         status$messages = messages;
@@ -2573,7 +2573,7 @@ module nt_ndp_128_nic$data_skid$kept(d,q,clock);
 endmodule // nt_ndp_128_nic$data_skid$kept
 
 
-module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_pkt_offset,meta_local_port,meta_tx_msg_id,meta_credit,meta_rank,meta_flags,meta_grant_prio,meta_buf_ptr,meta_buf_size_class,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,frame_count,length_mismatch_count);
+module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_pkt_offset,meta_local_port,meta_tx_msg_id,meta_credit,meta_rank,meta_flags,meta_grant_prio,meta_buf_ptr,meta_buf_size_class,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,frame_count,length_mismatch_count);
 
     // Module arguments
     input wire  clock;
@@ -2593,16 +2593,16 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     input wire  [7:0] meta_grant_prio;
     input wire  [15:0] meta_buf_ptr;
     input wire  [7:0] meta_buf_size_class;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
-    output reg  s_axis_tready;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
+    input wire  [63:0] s_axis$tdata;
+    input wire  [7:0] s_axis$tkeep;
+    input wire  s_axis$tlast;
+    input wire  s_axis$tvalid;
+    output reg  s_axis$tready;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
     output reg  [31:0] frame_count;
     output reg  [31:0] length_mismatch_count;
 
@@ -2780,43 +2780,43 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         s1_checksum$d = checksum;
         beat_offset = ((out_beat$q) & 9'h1ff) << 32'h6;
         header_beat = s1_header$q[(beat_offset)+:(64)];
-        m_axis_tkeep = 32'hff;
-        m_axis_tlast = 1'b0;
-        m_axis_tvalid = 1'b1;
-        s_axis_tready = 1'b0;
+        m_axis$tkeep = 32'hff;
+        m_axis$tlast = 1'b0;
+        m_axis$tvalid = 1'b1;
+        s_axis$tready = 1'b0;
         if (out_beat$q == 32'h0) begin
-            m_axis_tdata = header_now[(32'h0)+:(64)];
-            m_axis_tvalid = s_axis_tvalid;
+            m_axis$tdata = header_now[(32'h0)+:(64)];
+            m_axis$tvalid = s_axis$tvalid;
         end
         else if (out_beat$q == 32'h2) begin
-            m_axis_tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
+            m_axis$tdata = (header_beat | ((s1_total_len$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_total_len$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h3) begin
-            m_axis_tdata = (header_beat | ((s1_checksum$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_checksum$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
+            m_axis$tdata = (header_beat | ((s1_checksum$q[(32'h8)+:(8)]) & 64'hffffffffffffffff)) | (((s1_checksum$q[(32'h0)+:(8)]) & 64'hffffffffffffffff) << 32'h8);
         end
         else if (out_beat$q == 32'h7) begin
-            m_axis_tdata = header_beat;
-            m_axis_tlast = s1_empty$q;
-            s_axis_tready = m_axis_tready & s1_empty$q;
+            m_axis$tdata = header_beat;
+            m_axis$tlast = s1_empty$q;
+            s_axis$tready = m_axis$tready & s1_empty$q;
         end
         else if (out_beat$q == 32'h8) begin
-            m_axis_tdata = s_axis_tdata;
-            m_axis_tkeep = s_axis_tkeep;
-            m_axis_tlast = s_axis_tlast;
-            m_axis_tvalid = s_axis_tvalid;
-            s_axis_tready = m_axis_tready;
+            m_axis$tdata = s_axis$tdata;
+            m_axis$tkeep = s_axis$tkeep;
+            m_axis$tlast = s_axis$tlast;
+            m_axis$tvalid = s_axis$tvalid;
+            s_axis$tready = m_axis$tready;
         end
         else begin
-            m_axis_tdata = header_beat;
+            m_axis$tdata = header_beat;
         end
-        take = m_axis_tvalid & m_axis_tready;
-        keep_bytes = ((((s_axis_tkeep[(32'h0)+:(1)]) & 16'hffff) + ((s_axis_tkeep[(32'h1)+:(1)]) & 16'hffff)) + (((s_axis_tkeep[(32'h2)+:(1)]) & 16'hffff) + ((s_axis_tkeep[(32'h3)+:(1)]) & 16'hffff))) + ((((s_axis_tkeep[(32'h4)+:(1)]) & 16'hffff) + ((s_axis_tkeep[(32'h5)+:(1)]) & 16'hffff)) + (((s_axis_tkeep[(32'h6)+:(1)]) & 16'hffff) + ((s_axis_tkeep[(32'h7)+:(1)]) & 16'hffff)));
+        take = m_axis$tvalid & m_axis$tready;
+        keep_bytes = ((((s_axis$tkeep[(32'h0)+:(1)]) & 16'hffff) + ((s_axis$tkeep[(32'h1)+:(1)]) & 16'hffff)) + (((s_axis$tkeep[(32'h2)+:(1)]) & 16'hffff) + ((s_axis$tkeep[(32'h3)+:(1)]) & 16'hffff))) + ((((s_axis$tkeep[(32'h4)+:(1)]) & 16'hffff) + ((s_axis$tkeep[(32'h5)+:(1)]) & 16'hffff)) + (((s_axis$tkeep[(32'h6)+:(1)]) & 16'hffff) + ((s_axis$tkeep[(32'h7)+:(1)]) & 16'hffff)));
         bytes_now = sent_bytes$q + keep_bytes;
         frame_done = 1'b0;
         if (take) begin
             if (out_beat$q == 32'h0) begin
                 s1_header$d = header_now;
-                s1_empty$d = s_axis_tlast & (~|s_axis_tkeep);
+                s1_empty$d = s_axis$tlast & (~|s_axis$tkeep);
                 sent_bytes$d = 32'h0;
                 out_beat$d = 32'h1;
             end
@@ -2831,7 +2831,7 @@ module nt_ndp_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
             end
             else if (out_beat$q == 32'h8) begin
                 sent_bytes$d = bytes_now;
-                if (s_axis_tlast) begin
+                if (s_axis$tlast) begin
                     out_beat$d = 32'h0;
                     frame_done = 1'b1;
                 end
@@ -3215,15 +3215,16 @@ module nt_ndp_128_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
 endmodule // nt_ndp_128_nic$egress
 
 
-module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$rx_msg_id,m_axis$tx_msg_id,m_axis$is_last_pkt,s_axis_tready,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_ndp_128_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$rx_msg_id,m_axis$tx_msg_id,m_axis$is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
+    input wire  [63:0] s_axis$tdata;
+    input wire  [7:0] s_axis$tkeep;
+    input wire  s_axis$tlast;
+    input wire  s_axis$tvalid;
+    output wire  s_axis$tready;
     output reg  req$valid;
     input wire  req$ready;
     output reg  req$mark_received;
@@ -3253,7 +3254,6 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
     output reg  [15:0] m_axis$rx_msg_id;
     output reg  [15:0] m_axis$tx_msg_id;
     output reg  m_axis$is_last_pkt;
-    output reg  s_axis_tready;
     output reg  act$valid;
     output reg  [3:0] act$action;
     output reg  [151:0] act$meta;
@@ -3292,17 +3292,12 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
     // Stub signals
     reg  parser$clock;
     reg  parser$reset;
-    reg  [63:0] parser$s_axis_tdata;
-    reg  [7:0] parser$s_axis_tkeep;
-    reg  parser$s_axis_tlast;
-    reg  parser$s_axis_tvalid;
-    wire  parser$s_axis_tready;
-    wire  [63:0] parser$m_axis_tdata;
-    wire  [7:0] parser$m_axis_tkeep;
-    wire  parser$m_axis_tlast;
-    wire  parser$m_axis_tvalid;
+    wire  [63:0] parser$m_axis$tdata;
+    wire  [7:0] parser$m_axis$tkeep;
+    wire  parser$m_axis$tlast;
+    wire  parser$m_axis$tvalid;
+    reg  parser$m_axis$tready;
     wire  parser$m_axis_tfirst;
-    reg  parser$m_axis_tready;
     wire  [47:0] parser$hdr_dst_mac;
     wire  [47:0] parser$hdr_src_mac;
     wire  [7:0] parser$hdr_ip_tos;
@@ -3521,17 +3516,17 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
     nt_ndp_128_nic$front$parser parser(
         .clock(parser$clock),
         .reset(parser$reset),
-        .s_axis_tdata(parser$s_axis_tdata),
-        .s_axis_tkeep(parser$s_axis_tkeep),
-        .s_axis_tlast(parser$s_axis_tlast),
-        .s_axis_tvalid(parser$s_axis_tvalid),
-        .s_axis_tready(parser$s_axis_tready),
-        .m_axis_tdata(parser$m_axis_tdata),
-        .m_axis_tkeep(parser$m_axis_tkeep),
-        .m_axis_tlast(parser$m_axis_tlast),
-        .m_axis_tvalid(parser$m_axis_tvalid),
+        .s_axis$tdata(s_axis$tdata),
+        .s_axis$tkeep(s_axis$tkeep),
+        .s_axis$tlast(s_axis$tlast),
+        .s_axis$tvalid(s_axis$tvalid),
+        .s_axis$tready(s_axis$tready),
+        .m_axis$tdata(parser$m_axis$tdata),
+        .m_axis$tkeep(parser$m_axis$tkeep),
+        .m_axis$tlast(parser$m_axis$tlast),
+        .m_axis$tvalid(parser$m_axis$tvalid),
+        .m_axis$tready(parser$m_axis$tready),
         .m_axis_tfirst(parser$m_axis_tfirst),
-        .m_axis_tready(parser$m_axis_tready),
         .hdr_dst_mac(parser$hdr_dst_mac),
         .hdr_src_mac(parser$hdr_src_mac),
         .hdr_ip_tos(parser$hdr_ip_tos),
@@ -3841,15 +3836,10 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         dispatch$reset = reset;
         payload$reset = reset;
         decisions$reset = reset;
-        parser$s_axis_tdata = s_axis_tdata;
-        parser$s_axis_tkeep = s_axis_tkeep;
-        parser$s_axis_tlast = s_axis_tlast;
-        parser$s_axis_tvalid = s_axis_tvalid;
-        s_axis_tready = parser$s_axis_tready;
-        parser$m_axis_tready = ((payload$level < 32'h1e) & (decisions$level < 32'h6)) & ((~parser$m_axis_tfirst) | (~(hold_valid$q | dispatch$out_valid)));
-        parser_take = parser$m_axis_tvalid & parser$m_axis_tready;
+        parser$m_axis$tready = ((payload$level < 32'h1e) & (decisions$level < 32'h6)) & ((~parser$m_axis_tfirst) | (~(hold_valid$q | dispatch$out_valid)));
+        parser_take = parser$m_axis$tvalid & parser$m_axis$tready;
         payload$push = parser_take;
-        payload$push_data = ((((parser$m_axis_tdata) & 74'h3ffffffffffffffffff) | (((parser$m_axis_tkeep) & 74'h3ffffffffffffffffff) << 32'h40)) | (((parser$m_axis_tlast) & 74'h3ffffffffffffffffff) << 32'h48)) | (((parser$m_axis_tfirst) & 74'h3ffffffffffffffffff) << 32'h49);
+        payload$push_data = ((((parser$m_axis$tdata) & 74'h3ffffffffffffffffff) | (((parser$m_axis$tkeep) & 74'h3ffffffffffffffffff) << 32'h40)) | (((parser$m_axis$tlast) & 74'h3ffffffffffffffffff) << 32'h48)) | (((parser$m_axis_tfirst) & 74'h3ffffffffffffffffff) << 32'h49);
         frame_count = parser$frame_count;
         not_ipv4_count = parser$not_ipv4_count;
         wrong_protocol_count = parser$wrong_protocol_count;
@@ -3875,31 +3865,31 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
         dispatch$cfg_write_mask = 32'h0;
         dispatch$cfg_write_action = 32'h0;
         beat_bytes = 32'h0;
-        if (parser$m_axis_tkeep[0]) begin
+        if (parser$m_axis$tkeep[0]) begin
             beat_bytes = (0 + 32'h1);
         end
-        if (parser$m_axis_tkeep[1]) begin
+        if (parser$m_axis$tkeep[1]) begin
             beat_bytes = (1 + 32'h1);
         end
-        if (parser$m_axis_tkeep[2]) begin
+        if (parser$m_axis$tkeep[2]) begin
             beat_bytes = (2 + 32'h1);
         end
-        if (parser$m_axis_tkeep[3]) begin
+        if (parser$m_axis$tkeep[3]) begin
             beat_bytes = (3 + 32'h1);
         end
-        if (parser$m_axis_tkeep[4]) begin
+        if (parser$m_axis$tkeep[4]) begin
             beat_bytes = (4 + 32'h1);
         end
-        if (parser$m_axis_tkeep[5]) begin
+        if (parser$m_axis$tkeep[5]) begin
             beat_bytes = (5 + 32'h1);
         end
-        if (parser$m_axis_tkeep[6]) begin
+        if (parser$m_axis$tkeep[6]) begin
             beat_bytes = (6 + 32'h1);
         end
-        if (parser$m_axis_tkeep[7]) begin
+        if (parser$m_axis$tkeep[7]) begin
             beat_bytes = (7 + 32'h1);
         end
-        keep_contig = (parser$m_axis_tkeep & (parser$m_axis_tkeep + 32'h1)) == 32'h0;
+        keep_contig = (parser$m_axis$tkeep & (parser$m_axis$tkeep + 32'h1)) == 32'h0;
         cur_bytes = fl_bytes$q;
         cur_bad = fl_bad$q;
         if (parser$m_axis_tfirst) begin
@@ -3910,9 +3900,9 @@ module nt_ndp_128_nic$front(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s
             if (cur_bytes < 32'hffe0) begin
                 fl_bytes$d = cur_bytes + 32'h8;
             end
-            fl_bad$d = cur_bad | (parser$m_axis_tkeep != 32'hff);
+            fl_bad$d = cur_bad | (parser$m_axis$tkeep != 32'hff);
         end
-        vd_pulse$d = parser_take & parser$m_axis_tlast;
+        vd_pulse$d = parser_take & parser$m_axis$tlast;
         vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (parser$hdr_ip_total_len - 32'h32));
         m1 = dispatch$out_meta;
         m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
@@ -5680,22 +5670,22 @@ module nt_ndp_128_nic$front$out_forward(d,q,clock);
 endmodule // nt_ndp_128_nic$front$out_forward
 
 
-module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_tlast,s_axis_tvalid,s_axis_tready,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tfirst,m_axis_tready,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
+module nt_ndp_128_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] s_axis_tdata;
-    input wire  [7:0] s_axis_tkeep;
-    input wire  s_axis_tlast;
-    input wire  s_axis_tvalid;
-    output reg  s_axis_tready;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
+    input wire  [63:0] s_axis$tdata;
+    input wire  [7:0] s_axis$tkeep;
+    input wire  s_axis$tlast;
+    input wire  s_axis$tvalid;
+    output reg  s_axis$tready;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
     output reg  m_axis_tfirst;
-    input wire  m_axis_tready;
     output reg  [47:0] hdr_dst_mac;
     output reg  [47:0] hdr_src_mac;
     output reg  [7:0] hdr_ip_tos;
@@ -5904,55 +5894,55 @@ module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         wrong_protocols$increment = 1'b0;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
-        empty_taken = s1_empty_pending$q & m_axis_tready;
-        s_axis_tready = 1'b1;
+        empty_taken = s1_empty_pending$q & m_axis$tready;
+        s_axis$tready = 1'b1;
         if (in_payload & s1_pass$q) begin
-            s_axis_tready = m_axis_tready;
+            s_axis$tready = m_axis$tready;
         end
         if (((in_beat$q == 32'h7) & s1_empty_pending$q) & (~empty_taken)) begin
-            s_axis_tready = 1'b0;
+            s_axis$tready = 1'b0;
         end
-        accept = s_axis_tvalid & s_axis_tready;
-        m_axis_tdata = s_axis_tdata;
-        m_axis_tkeep = s_axis_tkeep;
-        m_axis_tlast = s_axis_tlast;
-        m_axis_tvalid = (s_axis_tvalid & in_payload) & s1_pass$q;
+        accept = s_axis$tvalid & s_axis$tready;
+        m_axis$tdata = s_axis$tdata;
+        m_axis$tkeep = s_axis$tkeep;
+        m_axis$tlast = s_axis$tlast;
+        m_axis$tvalid = (s_axis$tvalid & in_payload) & s1_pass$q;
         m_axis_tfirst = s1_first$q;
         if (s1_empty_pending$q) begin
-            m_axis_tdata = 32'h0;
-            m_axis_tkeep = 32'h0;
-            m_axis_tlast = 1'b1;
-            m_axis_tvalid = 1'b1;
+            m_axis$tdata = 32'h0;
+            m_axis$tkeep = 32'h0;
+            m_axis$tlast = 1'b1;
+            m_axis$tvalid = 1'b1;
         end
         header_merged = in_header$q;
         if (in_beat$q == 1) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (1 * 32'h40));
         end
         if (in_beat$q == 2) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (2 * 32'h40));
         end
         if (in_beat$q == 3) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (3 * 32'h40));
         end
         if (in_beat$q == 4) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (4 * 32'h40));
         end
         if (in_beat$q == 5) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (5 * 32'h40));
         end
         if (in_beat$q == 6) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (6 * 32'h40));
         end
         if (in_beat$q == 7) begin
-            header_merged = in_header$q | (((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
+            header_merged = in_header$q | (((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << (7 * 32'h40));
         end
         if (in_beat$q == 32'h0) begin
-            header_merged = ((s_axis_tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
+            header_merged = ((s_axis$tdata) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff);
         end
-        word0 = (((s_axis_tdata[(32'h0)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis_tdata[(32'h8)+:(8)]) & 20'hfffff);
-        word1 = (((s_axis_tdata[(32'h10)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis_tdata[(32'h18)+:(8)]) & 20'hfffff);
-        word2 = (((s_axis_tdata[(32'h20)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis_tdata[(32'h28)+:(8)]) & 20'hfffff);
-        word3 = (((s_axis_tdata[(32'h30)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis_tdata[(32'h38)+:(8)]) & 20'hfffff);
+        word0 = (((s_axis$tdata[(32'h0)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h8)+:(8)]) & 20'hfffff);
+        word1 = (((s_axis$tdata[(32'h10)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h18)+:(8)]) & 20'hfffff);
+        word2 = (((s_axis$tdata[(32'h20)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h28)+:(8)]) & 20'hfffff);
+        word3 = (((s_axis$tdata[(32'h30)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h38)+:(8)]) & 20'hfffff);
         sum_add = 32'h0;
         if (in_beat$q == 32'h1) begin
             sum_add = word3;
@@ -5966,7 +5956,7 @@ module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         fold1 = ((in_ip_sum$q[(32'h0)+:(16)]) & 17'h1ffff) + ((in_ip_sum$q[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
         beat7 = accept & (in_beat$q == 32'h7);
-        short_end = (accept & header_beat) & (s_axis_tlast & ((in_beat$q < 32'h7) | (~&s_axis_tkeep)));
+        short_end = (accept & header_beat) & (s_axis$tlast & ((in_beat$q < 32'h7) | (~&s_axis$tkeep)));
         total_len = (((in_header$q[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((in_header$q[(32'h88)+:(8)]) & 16'hffff);
         ok_length = total_len >= 32'h32;
         ok_ipv4 = in_header$q[(32'h60)+:(24)] == eth_ip_start;
@@ -5979,7 +5969,7 @@ module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
             if (in_beat$q == 32'h0) begin
                 in_ip_sum$d = 32'h0;
             end
-            if (s_axis_tlast) begin
+            if (s_axis$tlast) begin
                 in_beat$d = 32'h0;
             end
             else if (header_beat) begin
@@ -5989,7 +5979,7 @@ module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
         if (short_end) begin
             too_shorts$increment = 1'b1;
         end
-        if (m_axis_tvalid & m_axis_tready) begin
+        if (m_axis$tvalid & m_axis$tready) begin
             s1_first$d = 1'b0;
         end
         if (empty_taken) begin
@@ -6018,10 +6008,10 @@ module nt_ndp_128_nic$front$parser(clock,reset,s_axis_tdata,s_axis_tkeep,s_axis_
                 frames$increment = 1'b1;
                 s1_pass$d = 1'b1;
                 s1_first$d = 1'b1;
-                s1_empty_pending$d = s_axis_tlast;
+                s1_empty_pending$d = s_axis$tlast;
             end
         end
-        if ((accept & in_payload) & s_axis_tlast) begin
+        if ((accept & in_payload) & s_axis$tlast) begin
             s1_pass$d = 1'b0;
         end
         h = s1_header$q;
@@ -9311,7 +9301,7 @@ module nt_ndp_128_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_ndp_128_nic$pktgen$tokens
 
 
-module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -9347,11 +9337,11 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     input wire  [15:0] s_axis$rx_msg_id;
     input wire  [15:0] s_axis$tx_msg_id;
     input wire  s_axis$is_last_pkt;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
+    output wire  [63:0] m_axis$tdata;
+    output wire  [7:0] m_axis$tkeep;
+    output wire  m_axis$tlast;
+    output wire  m_axis$tvalid;
+    input wire  m_axis$tready;
     output reg  release_valid;
     output reg  [6:0] release_slot;
     output reg  [1:0] release_reason;
@@ -9597,11 +9587,6 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  [63:0] read_out$payload_data;
     wire  read_out$done;
     wire  [6:0] read_out$done_slot;
-    wire  [63:0] read_out$m_axis_tdata;
-    wire  [7:0] read_out$m_axis_tkeep;
-    wire  read_out$m_axis_tlast;
-    wire  read_out$m_axis_tvalid;
-    reg  read_out$m_axis_tready;
     reg  c_stale$clock;
     reg  c_stale$reset;
     reg  c_stale$increment;
@@ -10030,11 +10015,11 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         .payload_data(read_out$payload_data),
         .done(read_out$done),
         .done_slot(read_out$done_slot),
-        .m_axis_tdata(read_out$m_axis_tdata),
-        .m_axis_tkeep(read_out$m_axis_tkeep),
-        .m_axis_tlast(read_out$m_axis_tlast),
-        .m_axis_tvalid(read_out$m_axis_tvalid),
-        .m_axis_tready(read_out$m_axis_tready)
+        .m_axis$tdata(m_axis$tdata),
+        .m_axis$tkeep(m_axis$tkeep),
+        .m_axis$tlast(m_axis$tlast),
+        .m_axis$tvalid(m_axis$tvalid),
+        .m_axis$tready(m_axis$tready)
     );
     nt_ndp_128_nic$reassembly$c_stale c_stale(
         .clock(c_stale$clock),
@@ -10393,11 +10378,6 @@ module nt_ndp_128_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
             gc_pending$d = 1'b1;
             gc_slot$d = t_slot;
         end
-        m_axis_tvalid = read_out$m_axis_tvalid;
-        m_axis_tdata = read_out$m_axis_tdata;
-        m_axis_tkeep = read_out$m_axis_tkeep;
-        m_axis_tlast = read_out$m_axis_tlast;
-        read_out$m_axis_tready = m_axis_tready;
         can_start = read_out$ready & ((~ro_rel_pending$q) | rel_taken);
         start_fifo = can_start & (fifo_usable$q != 32'h0);
         start_bypass = (can_start & (fifo_count$q == 32'h0)) & complete;
@@ -18985,7 +18965,7 @@ module nt_ndp_128_nic$reassembly$payload(read_address,read_clock,read_data,write
 endmodule // nt_ndp_128_nic$reassembly$payload
 
 
-module nt_ndp_128_nic$reassembly$read_out(clock,reset,ready,start,header,payload_address,payload_data,done,done_slot,m_axis_tdata,m_axis_tkeep,m_axis_tlast,m_axis_tvalid,m_axis_tready);
+module nt_ndp_128_nic$reassembly$read_out(clock,reset,ready,start,header,payload_address,payload_data,done,done_slot,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready);
 
     // Module arguments
     input wire  clock;
@@ -18997,11 +18977,11 @@ module nt_ndp_128_nic$reassembly$read_out(clock,reset,ready,start,header,payload
     input wire  [63:0] payload_data;
     output reg  done;
     output reg  [6:0] done_slot;
-    output reg  [63:0] m_axis_tdata;
-    output reg  [7:0] m_axis_tkeep;
-    output reg  m_axis_tlast;
-    output reg  m_axis_tvalid;
-    input wire  m_axis_tready;
+    output reg  [63:0] m_axis$tdata;
+    output reg  [7:0] m_axis$tkeep;
+    output reg  m_axis$tlast;
+    output reg  m_axis$tvalid;
+    input wire  m_axis$tready;
 
     // Constant declarations
     localparam  all_ones64 = 64'hffffffffffffffff;
@@ -19114,11 +19094,11 @@ module nt_ndp_128_nic$reassembly$read_out(clock,reset,ready,start,header,payload
         out_data$d = out_data$q;
         out_keep$d = out_keep$q;
         out_last$d = out_last$q;
-        m_axis_tvalid = out_valid$q;
-        m_axis_tdata = out_data$q;
-        m_axis_tkeep = out_keep$q;
-        m_axis_tlast = out_last$q;
-        out_free = (~out_valid$q) | m_axis_tready;
+        m_axis$tvalid = out_valid$q;
+        m_axis$tdata = out_data$q;
+        m_axis$tkeep = out_keep$q;
+        m_axis$tlast = out_last$q;
+        out_free = (~out_valid$q) | m_axis$tready;
         ready = (state$q == 32'h0) & out_free;
         first_word = ((header[(32'h5a)+:(13)]) & 17'h1ffff) << 32'h7;
         load_hdr1 = (state$q == 32'h1) & out_free;
@@ -19173,7 +19153,7 @@ module nt_ndp_128_nic$reassembly$read_out(clock,reset,ready,start,header,payload
                 state$d = 32'h0;
             end
         end
-        else if (m_axis_tready) begin
+        else if (m_axis$tready) begin
             out_valid$d = 1'b0;
         end
         if (reset) begin
@@ -20592,7 +20572,7 @@ module nt_ndp_128_nic$status(index,value,map_version,protocol_id,messages,datapa
 endmodule // nt_ndp_128_nic$status
 
 
-module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg_tdata,s_axis_msg_tkeep,s_axis_msg_tlast,s_axis_msg_tvalid,s_axis_msg_tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
+module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg$tdata,s_axis_msg$tkeep,s_axis_msg$tlast,s_axis_msg$tvalid,s_axis_msg$tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -20602,11 +20582,11 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     input wire  rtx_first_expiry;
     input wire  probe_idle_timeout;
     input wire  [31:0] rto_cycles;
-    input wire  [63:0] s_axis_msg_tdata;
-    input wire  [7:0] s_axis_msg_tkeep;
-    input wire  s_axis_msg_tlast;
-    input wire  s_axis_msg_tvalid;
-    output reg  s_axis_msg_tready;
+    input wire  [63:0] s_axis_msg$tdata;
+    input wire  [7:0] s_axis_msg$tkeep;
+    input wire  s_axis_msg$tlast;
+    input wire  s_axis_msg$tvalid;
+    output reg  s_axis_msg$tready;
     output reg  msg_id_valid;
     output reg  [15:0] msg_id;
     output reg  done_valid;
@@ -21443,7 +21423,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         core$to_slot = timer$timeout_id;
         core$to_meta = timer$timeout_meta;
         timer$timeout_ready = core$to_ready;
-        w0_len = s_axis_msg_tdata[(32'h0)+:(16)];
+        w0_len = s_axis_msg$tdata[(32'h0)+:(16)];
         w0_reject = (w0_len == 32'h0) | (w0_len > max_msg_bytes);
         a_before$0 = 1'b0;
         a_slot = 32'h0;
@@ -21497,8 +21477,8 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         else if (w_state$q == 32'h1) begin
             w_ready = a_pick_valid$q;
         end
-        s_axis_msg_tready = w_ready & (~reset);
-        w_take = (s_axis_msg_tvalid & w_ready) & (~reset);
+        s_axis_msg$tready = w_ready & (~reset);
+        w_take = (s_axis_msg$tvalid & w_ready) & (~reset);
         w_last_keep = ~(ones8 << ((w_len$q[(32'h0)+:(3)]) & 8'hff));
         if (w_len$q[(32'h0)+:(3)] == 32'h0) begin
             w_last_keep = 32'hff;
@@ -21509,33 +21489,33 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         w_framing_early = 1'b0;
         w_base = w_base_rom$data;
         payload$write_address = w_base + ((w_word$q) & 17'h1ffff);
-        payload$write_data = s_axis_msg_tdata;
+        payload$write_data = s_axis_msg$tdata;
         payload$write_enable = 1'b0;
         if (w_take) begin
             if (w_state$q == 32'h0) begin
                 if (w0_reject) begin
                     cnt_rejected$increment = 1'b1;
-                    if (~s_axis_msg_tlast) begin
+                    if (~s_axis_msg$tlast) begin
                         w_state$d = 32'h3;
                     end
                 end
-                else if (s_axis_msg_tlast) begin
+                else if (s_axis_msg$tlast) begin
                     w_framing_early = 1'b1;
                 end
                 else begin
                     w_len$d = w0_len;
-                    w_credit$d = s_axis_msg_tdata[(32'h10)+:(16)];
-                    w_credit_valid$d = s_axis_msg_tdata[32'h20];
-                    w_rank$d = s_axis_msg_tdata[(32'h28)+:(8)];
+                    w_credit$d = s_axis_msg$tdata[(32'h10)+:(16)];
+                    w_credit_valid$d = s_axis_msg$tdata[32'h20];
+                    w_rank$d = s_axis_msg$tdata[(32'h28)+:(8)];
                     w_word$d = 32'h0;
                     w_state$d = 32'h1;
                 end
             end
             else if (w_state$q == 32'h1) begin
-                w_ip$d = s_axis_msg_tdata[(32'h0)+:(32)];
-                w_rport$d = s_axis_msg_tdata[(32'h20)+:(16)];
-                w_lport$d = s_axis_msg_tdata[(32'h30)+:(16)];
-                if (s_axis_msg_tlast) begin
+                w_ip$d = s_axis_msg$tdata[(32'h0)+:(32)];
+                w_rport$d = s_axis_msg$tdata[(32'h20)+:(16)];
+                w_lport$d = s_axis_msg$tdata[(32'h30)+:(16)];
+                if (s_axis_msg$tlast) begin
                     w_framing_early = 1'b1;
                     w_state$d = 32'h0;
                 end
@@ -21550,9 +21530,9 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                 payload$write_enable = 1'b1;
                 w_word$d = w_word$q + 32'h1;
                 w_left$d = w_left$q - 32'h1;
-                if (s_axis_msg_tlast) begin
+                if (s_axis_msg$tlast) begin
                     w_state$d = 32'h0;
-                    if (w_expect_last & (s_axis_msg_tkeep == w_last_keep)) begin
+                    if (w_expect_last & (s_axis_msg$tkeep == w_last_keep)) begin
                         w_commit$d = 1'b1;
                     end
                     else begin
@@ -21564,7 +21544,7 @@ module nt_ndp_128_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
                     w_state$d = 32'h3;
                 end
             end
-            else if (s_axis_msg_tlast) begin
+            else if (s_axis_msg$tlast) begin
                 w_state$d = 32'h0;
             end
         end

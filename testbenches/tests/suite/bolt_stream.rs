@@ -113,19 +113,19 @@ fn drive(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaC
             _ => now_of(cycle),
         };
         io.set("now", now as u64);
-        io.set("s_axis_tdata", data);
-        io.set("s_axis_tkeep", keep);
-        io.set("s_axis_tlast", last as u64);
-        io.set("s_axis_tvalid", offering as u64);
+        io.set("s_axis$tdata", data);
+        io.set("s_axis$tkeep", keep);
+        io.set("s_axis$tlast", last as u64);
+        io.set("s_axis$tvalid", offering as u64);
         io.set("s_axis_tuser", user);
         let ready = rng.gen_bool(env.ready);
         let src_ready = rng.gen_bool(env.src_ready);
-        io.set("m_axis_tready", ready as u64);
-        io.set("m_src_axis_tready", src_ready as u64);
+        io.set("m_axis$tready", ready as u64);
+        io.set("m_src_axis$tready", src_ready as u64);
         io.eval();
         for (k, (prefix, sink_ready)) in [("m_axis", ready), ("m_src_axis", src_ready)].into_iter().enumerate() {
-            let shown = (io.get(&format!("{prefix}_tvalid")) == 1)
-                .then(|| (io.get(&format!("{prefix}_tdata")), io.get(&format!("{prefix}_tkeep")), io.get(&format!("{prefix}_tlast"))));
+            let shown = (io.get(&format!("{prefix}$tvalid")) == 1)
+                .then(|| (io.get(&format!("{prefix}$tdata")), io.get(&format!("{prefix}$tkeep")), io.get(&format!("{prefix}$tlast"))));
             if let Some(beat) = stalled[k].take() {
                 assert_eq!(shown, Some(beat), "{prefix}: a shown beat changed or vanished before its handshake (cycle {cycle})");
             }
@@ -133,7 +133,7 @@ fn drive(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaC
                 stalled[k] = shown;
             }
         }
-        if offering && io.get("s_axis_tready") == 1 {
+        if offering && io.get("s_axis$tready") == 1 {
             if beat == 0 {
                 run.first_in_cycle.push(cycle);
             }
@@ -147,22 +147,22 @@ fn drive(io: &mut dyn Ports, cfg: Cfg, frames: &[Sent], env: Env, rng: &mut ChaC
                 beat = 0;
             }
         }
-        let busy = io.get("m_axis_tvalid") == 1 || io.get("m_src_axis_tvalid") == 1;
-        if io.get("m_axis_tvalid") == 1 && ready {
+        let busy = io.get("m_axis$tvalid") == 1 || io.get("m_src_axis$tvalid") == 1;
+        if io.get("m_axis$tvalid") == 1 && ready {
             if out.is_empty() {
                 run.first_out_cycle.push(cycle);
             }
             run.out_beat_cycles.push(cycle);
-            let (d, k) = (io.get("m_axis_tdata"), io.get("m_axis_tkeep"));
+            let (d, k) = (io.get("m_axis$tdata"), io.get("m_axis$tkeep"));
             out.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
-            if io.get("m_axis_tlast") == 1 {
+            if io.get("m_axis$tlast") == 1 {
                 run.out_frames.push(std::mem::take(&mut out));
             }
         }
-        if io.get("m_src_axis_tvalid") == 1 && src_ready {
-            let (d, k) = (io.get("m_src_axis_tdata"), io.get("m_src_axis_tkeep"));
+        if io.get("m_src_axis$tvalid") == 1 && src_ready {
+            let (d, k) = (io.get("m_src_axis$tdata"), io.get("m_src_axis$tkeep"));
             src.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
-            if io.get("m_src_axis_tlast") == 1 {
+            if io.get("m_src_axis$tlast") == 1 {
                 let dest = io.get("m_src_axis_tdest") as u8;
                 run.src_frames.push((std::mem::take(&mut src), dest));
             }
@@ -462,28 +462,28 @@ fn a_shown_beat_survives_a_stall_longer_than_the_wait_counter() {
     m.set("reset", 1);
     m.tick();
     m.set("reset", 0);
-    m.set("m_axis_tready", 0);
-    m.set("m_src_axis_tready", 1);
+    m.set("m_axis$tready", 0);
+    m.set("m_src_axis$tready", 1);
     let beats: Vec<&[u8]> = frame.chunks(8).collect();
     for (i, chunk) in beats.iter().enumerate() {
         let mut data = 0u64;
         for (j, b) in chunk.iter().enumerate() {
             data |= (*b as u64) << (8 * j);
         }
-        m.set("s_axis_tdata", data);
-        m.set("s_axis_tkeep", (1u64 << chunk.len()) - 1);
-        m.set("s_axis_tlast", (i + 1 == beats.len()) as u64);
+        m.set("s_axis$tdata", data);
+        m.set("s_axis$tkeep", (1u64 << chunk.len()) - 1);
+        m.set("s_axis$tlast", (i + 1 == beats.len()) as u64);
         m.set("s_axis_tuser", if i == 0 { 1 | (3 << 8) } else { 0 });
-        m.set("s_axis_tvalid", 1);
+        m.set("s_axis$tvalid", 1);
         m.eval();
-        assert_eq!(m.get("s_axis_tready"), 1);
+        assert_eq!(m.get("s_axis$tready"), 1);
         m.tick();
     }
-    m.set("s_axis_tvalid", 0);
+    m.set("s_axis$tvalid", 0);
     let mut first_shown = None;
     for cycle in 0..70_000u64 {
         m.eval();
-        let shown = (m.get("m_axis_tvalid") == 1).then(|| (m.get("m_axis_tdata"), m.get("m_axis_tkeep")));
+        let shown = (m.get("m_axis$tvalid") == 1).then(|| (m.get("m_axis$tdata"), m.get("m_axis$tkeep")));
         match (first_shown, shown) {
             (None, Some(b)) => first_shown = Some(b),
             (Some(b), s) => assert_eq!(s, Some(b), "stalled first beat changed or vanished after {cycle} cycles"),
@@ -491,12 +491,12 @@ fn a_shown_beat_survives_a_stall_longer_than_the_wait_counter() {
         }
         m.tick();
     }
-    m.set("m_axis_tready", 1);
+    m.set("m_axis$tready", 1);
     let mut out = Vec::new();
     for _ in 0..100 {
         m.eval();
-        if m.get("m_axis_tvalid") == 1 {
-            let (d, k) = (m.get("m_axis_tdata"), m.get("m_axis_tkeep"));
+        if m.get("m_axis$tvalid") == 1 {
+            let (d, k) = (m.get("m_axis$tdata"), m.get("m_axis$tkeep"));
             out.extend((0..8).filter(|i| k >> i & 1 == 1).map(|i| (d >> (8 * i)) as u8));
         }
         m.tick();

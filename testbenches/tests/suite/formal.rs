@@ -279,8 +279,8 @@ fn arbiter(config: &'static str) -> Proof {
 
 fn deparser(config: &'static str) -> Proof {
     let mut properties = POWER_UP.to_string();
-    properties += &held_while_stalled("s_axis_", &["tdata", "tkeep", "tlast"], true);
-    properties += &held_while_stalled("m_axis_", &["tdata", "tkeep", "tlast"], false);
+    properties += &held_while_stalled("s_axis$", &["tdata", "tkeep", "tlast"], true);
+    properties += &held_while_stalled("m_axis$", &["tdata", "tkeep", "tlast"], false);
     // The metadata comes with the first payload beat and is held with it; the configuration is
     // constant (the deparser's documentation: it changes only between frames).
     let meta = [
@@ -298,7 +298,7 @@ fn deparser(config: &'static str) -> Proof {
         "meta_buf_size_class",
     ];
     for m in meta {
-        properties += &unchanged("assume", m, "started && !reset && s_axis_stalled");
+        properties += &unchanged("assume", m, "started && !reset && s_axis$stalled");
     }
     for c in ["cfg_own_mac", "cfg_peer_mac", "cfg_own_ip"] {
         properties += &unchanged("assume", c, "started");
@@ -308,7 +308,7 @@ fn deparser(config: &'static str) -> Proof {
         config,
         block: "deparser",
         properties,
-        mutant: ("        if (take) begin\n", "        if (m_axis_tvalid) begin\n"),
+        mutant: ("        if (take) begin\n", "        if (m_axis$tvalid) begin\n"),
     }
 }
 

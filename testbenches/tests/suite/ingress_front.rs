@@ -87,11 +87,11 @@ fn run() {
         }
         let offer = !beats.is_empty() && rng.gen_bool(0.85);
         if let Some(&(d, k, l)) = beats.last() {
-            io.set("s_axis_tdata", d);
-            io.set("s_axis_tkeep", k);
-            io.set("s_axis_tlast", l as u64);
+            io.set("s_axis$tdata", d);
+            io.set("s_axis$tkeep", k);
+            io.set("s_axis$tlast", l as u64);
         }
-        io.set("s_axis_tvalid", offer as u64);
+        io.set("s_axis$tvalid", offer as u64);
         let out_ready = rng.gen_bool(0.7);
         io.set("m_axis$tready", out_ready as u64);
         let table_ready = rng.gen_bool(0.8);
@@ -105,7 +105,7 @@ fn run() {
         io.set("resp$is_last_pkt", rng.gen_bool(0.3) as u64);
         io.set("resp$ack_no", rng.gen_range(0..40));
         io.eval();
-        if offer && io.get("s_axis_tready") == 1 {
+        if offer && io.get("s_axis$tready") == 1 {
             beats.pop();
         }
         answer_next = io.get("req$valid") == 1 && table_ready;
@@ -123,14 +123,14 @@ fn run() {
     io.set("req$ready", 1);
     for _ in 0..800 {
         if let Some(&(d, k, l)) = beats.last() {
-            io.set("s_axis_tdata", d);
-            io.set("s_axis_tkeep", k);
-            io.set("s_axis_tlast", l as u64);
+            io.set("s_axis$tdata", d);
+            io.set("s_axis$tkeep", k);
+            io.set("s_axis$tlast", l as u64);
         }
-        io.set("s_axis_tvalid", (!beats.is_empty()) as u64);
+        io.set("s_axis$tvalid", (!beats.is_empty()) as u64);
         io.set("resp$valid", answer_next as u64);
         io.eval();
-        if !beats.is_empty() && io.get("s_axis_tready") == 1 {
+        if !beats.is_empty() && io.get("s_axis$tready") == 1 {
             beats.pop();
         }
         answer_next = io.get("req$valid") == 1;

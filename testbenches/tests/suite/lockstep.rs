@@ -134,7 +134,7 @@ fn message_read_out() {
         .drive("reset", Drive::Bernoulli(0.001))
         .drive("start", Drive::Bernoulli(0.05))
         .drive("header", Drive::Sparse(3))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+        .drive("m_axis$tready", Drive::Bernoulli(0.7));
     pass::<MessageReadOut<4, 17>>("nt_blocks_16_message_read_out", stimulus, 20_000, 54);
 }
 
@@ -294,7 +294,7 @@ fn reassembly_at<D: NativeDut>(size: &RxSize, cycles: u64, default_seed: u64) {
         // would name slots 16–127 too (never live here), so generation 1 of slots 0–15 only.
         .drive("s_axis$rx_msg_id", Drive::Range(first_id, if size.messages() > 16 { first_id | 15 } else { (8 * first_id) | 15 }))
         .drive("s_axis$tx_msg_id", Drive::Range(0, 15))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+        .drive("m_axis$tready", Drive::Bernoulli(0.7));
     let module = size.module("reassembly");
     pass::<D>(&module, stimulus.clone(), cycles, default_seed);
     let seed = seed(&format!("{module} coverage"), default_seed);

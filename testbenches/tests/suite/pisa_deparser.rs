@@ -112,7 +112,7 @@ struct Run {
     frames: Vec<Vec<u8>>,
     first_in_cycle: Vec<u64>,
     first_out_cycle: Vec<u64>,
-    /// Cycles with m_axis_tready high, input data waiting or a frame in progress, and no beat out.
+    /// Cycles with m_axis.tready high, input data waiting or a frame in progress, and no beat out.
     idle_out: u64,
     out_beats: u64,
     cycles: u64,
@@ -123,7 +123,7 @@ struct Run {
 fn drive(io: &mut dyn Ports, packets: &[Packet], env: Env, rng: &mut ChaCha8Rng) -> Run {
     let mut run = Run::default();
     io.set("reset", 1);
-    io.set("s_axis_tvalid", 0);
+    io.set("s_axis$tvalid", 0);
     io.set("cfg_own_mac", CFG.own_mac);
     io.set("cfg_peer_mac", CFG.peer_mac);
     io.set("cfg_own_ip", CFG.own_ip as u64);
@@ -155,14 +155,14 @@ fn drive(io: &mut dyn Ports, packets: &[Packet], env: Env, rng: &mut ChaCha8Rng)
         } else {
             set_meta(io, &random_meta(rng));
         }
-        io.set("s_axis_tdata", d);
-        io.set("s_axis_tkeep", k);
-        io.set("s_axis_tlast", l as u64);
-        io.set("s_axis_tvalid", offering as u64);
+        io.set("s_axis$tdata", d);
+        io.set("s_axis$tkeep", k);
+        io.set("s_axis$tlast", l as u64);
+        io.set("s_axis$tvalid", offering as u64);
         let ready = rng.gen_bool(env.ready);
-        io.set("m_axis_tready", ready as u64);
+        io.set("m_axis$tready", ready as u64);
         io.eval();
-        if offering && io.get("s_axis_tready") == 1 {
+        if offering && io.get("s_axis$tready") == 1 {
             if l {
                 pkt += 1;
                 beat = 0;
@@ -171,7 +171,7 @@ fn drive(io: &mut dyn Ports, packets: &[Packet], env: Env, rng: &mut ChaCha8Rng)
                 beat += 1;
             }
         }
-        let out_valid = io.get("m_axis_tvalid") == 1;
+        let out_valid = io.get("m_axis$tvalid") == 1;
         if ready && !out_valid && (offering || in_frame) {
             run.idle_out += 1;
         }
@@ -181,14 +181,14 @@ fn drive(io: &mut dyn Ports, packets: &[Packet], env: Env, rng: &mut ChaCha8Rng)
                 in_frame = true;
             }
             run.out_beats += 1;
-            let (od, ok) = (io.get("m_axis_tdata"), io.get("m_axis_tkeep"));
+            let (od, ok) = (io.get("m_axis$tdata"), io.get("m_axis$tkeep"));
             assert!(ok != 0, "an empty beat on the MAC stream at cycle {cycle}");
             for i in 0..8 {
                 if ok >> i & 1 == 1 {
                     cur.push((od >> (8 * i)) as u8);
                 }
             }
-            if io.get("m_axis_tlast") == 1 {
+            if io.get("m_axis$tlast") == 1 {
                 run.frames.push(std::mem::take(&mut cur));
                 in_frame = false;
             }
@@ -338,26 +338,26 @@ fn round_trip_deparser_to_parser() {
             let p = &packets[pkt];
             let (d, k, l) = beats(&p.payload)[beat];
             set_meta(&mut dep, &p.meta);
-            Ports::set(&mut dep, "s_axis_tdata", d);
-            Ports::set(&mut dep, "s_axis_tkeep", k);
-            Ports::set(&mut dep, "s_axis_tlast", l as u64);
+            Ports::set(&mut dep, "s_axis$tdata", d);
+            Ports::set(&mut dep, "s_axis$tkeep", k);
+            Ports::set(&mut dep, "s_axis$tlast", l as u64);
         }
-        Ports::set(&mut dep, "s_axis_tvalid", offering as u64);
+        Ports::set(&mut dep, "s_axis$tvalid", offering as u64);
         let sink_ready = rng.gen_bool(0.9);
-        Ports::set(&mut par, "m_axis_tready", sink_ready as u64);
+        Ports::set(&mut par, "m_axis$tready", sink_ready as u64);
         Ports::eval(&mut par);
         // The parser's ready does not depend on its input valid: settle it first.
         let wire = ["tdata", "tkeep", "tlast", "tvalid"];
-        let par_ready = Ports::get(&mut par, "s_axis_tready");
-        Ports::set(&mut dep, "m_axis_tready", par_ready);
+        let par_ready = Ports::get(&mut par, "s_axis$tready");
+        Ports::set(&mut dep, "m_axis$tready", par_ready);
         Ports::eval(&mut dep);
         for w in wire {
-            let v = Ports::get(&mut dep, &format!("m_axis_{w}"));
-            Ports::set(&mut par, &format!("s_axis_{w}"), v);
+            let v = Ports::get(&mut dep, &format!("m_axis${w}"));
+            Ports::set(&mut par, &format!("s_axis${w}"), v);
         }
         Ports::eval(&mut par);
-        assert_eq!(Ports::get(&mut par, "s_axis_tready"), par_ready);
-        if offering && Ports::get(&mut dep, "s_axis_tready") == 1 {
+        assert_eq!(Ports::get(&mut par, "s_axis$tready"), par_ready);
+        if offering && Ports::get(&mut dep, "s_axis$tready") == 1 {
             if beat == 0 {
                 first_in.push(cycle);
             }
@@ -368,20 +368,20 @@ fn round_trip_deparser_to_parser() {
                 beat += 1;
             }
         }
-        if Ports::get(&mut par, "m_axis_tvalid") == 1 && sink_ready {
+        if Ports::get(&mut par, "m_axis$tvalid") == 1 && sink_ready {
             if Ports::get(&mut par, "m_axis_tfirst") == 1 {
                 first_out.push(cycle);
                 let h = read_parser_header(&mut par);
                 cur = Some((h, Vec::new()));
             }
             let c = cur.as_mut().expect("first beat");
-            let (d, k) = (Ports::get(&mut par, "m_axis_tdata"), Ports::get(&mut par, "m_axis_tkeep"));
+            let (d, k) = (Ports::get(&mut par, "m_axis$tdata"), Ports::get(&mut par, "m_axis$tkeep"));
             for i in 0..8 {
                 if k >> i & 1 == 1 {
                     c.1.push((d >> (8 * i)) as u8);
                 }
             }
-            if Ports::get(&mut par, "m_axis_tlast") == 1 {
+            if Ports::get(&mut par, "m_axis$tlast") == 1 {
                 got.push(cur.take().unwrap());
             }
         }
@@ -445,9 +445,9 @@ fn lockstep_random_beats_with_resets() {
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))
-        .drive("s_axis_tvalid", Drive::Bernoulli(0.8))
-        .drive("s_axis_tlast", Drive::Bernoulli(0.2))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7))
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.2))
+        .drive("m_axis$tready", Drive::Bernoulli(0.7))
         .drive("meta_flags", Drive::Range(0, 3))
         .drive("meta_pkt_offset", Drive::Range(0, 3));
     let s = seed("pisa_deparser_lockstep_resets", 515);

@@ -157,7 +157,7 @@ const COUNTERS: [&str; 6] =
 fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng) -> Run {
     let mut run = Run::default();
     io.set("reset", 1);
-    io.set("s_axis_tvalid", 0);
+    io.set("s_axis$tvalid", 0);
     io.eval();
     io.tick();
     io.set("reset", 0);
@@ -180,14 +180,14 @@ fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng)
             }
             last = (beat + 1) * 8 >= f.len();
         }
-        io.set("s_axis_tdata", data);
-        io.set("s_axis_tkeep", keep);
-        io.set("s_axis_tlast", last as u64);
-        io.set("s_axis_tvalid", offering as u64);
+        io.set("s_axis$tdata", data);
+        io.set("s_axis$tkeep", keep);
+        io.set("s_axis$tlast", last as u64);
+        io.set("s_axis$tvalid", offering as u64);
         let ready = rng.gen_bool(env.ready);
-        io.set("m_axis_tready", ready as u64);
+        io.set("m_axis$tready", ready as u64);
         io.eval();
-        let taken = offering && io.get("s_axis_tready") == 1;
+        let taken = offering && io.get("s_axis$tready") == 1;
         if offering && !taken {
             run.in_stalls += 1;
         }
@@ -204,20 +204,20 @@ fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng)
                 beat += 1;
             }
         }
-        if io.get("m_axis_tvalid") == 1 && ready {
+        if io.get("m_axis$tvalid") == 1 && ready {
             if io.get("m_axis_tfirst") == 1 {
                 assert!(current.is_none(), "a first beat inside a frame at cycle {cycle}");
                 current = Some((read_header(io), Vec::new()));
                 run.first_out_cycle.push(cycle);
             }
             let cur = current.as_mut().unwrap_or_else(|| panic!("a beat without a first beat at cycle {cycle}"));
-            let (d, k) = (io.get("m_axis_tdata"), io.get("m_axis_tkeep"));
+            let (d, k) = (io.get("m_axis$tdata"), io.get("m_axis$tkeep"));
             for i in 0..8 {
                 if k >> i & 1 == 1 {
                     cur.1.push((d >> (8 * i)) as u8);
                 }
             }
-            if io.get("m_axis_tlast") == 1 {
+            if io.get("m_axis$tlast") == 1 {
                 run.out.push(current.take().unwrap());
             }
         }
@@ -364,10 +364,10 @@ fn lockstep_random_beats_with_resets() {
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))
-        .drive("s_axis_tvalid", Drive::Bernoulli(0.8))
-        .drive("s_axis_tlast", Drive::Bernoulli(0.08))
-        .drive("s_axis_tkeep", Drive::Const(0xff))
-        .drive("m_axis_tready", Drive::Bernoulli(0.7));
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.08))
+        .drive("s_axis$tkeep", Drive::Const(0xff))
+        .drive("m_axis$tready", Drive::Bernoulli(0.7));
     let s = seed("pisa_parser_lockstep_resets", 504);
     expect_agreement(run_lockstep::<Parser>(MODEL, &stim, 10_000, s));
 }

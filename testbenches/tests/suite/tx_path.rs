@@ -38,10 +38,10 @@ const INPUTS: &[&str] = &[
     "rtx_first_expiry",
     "probe_idle_timeout",
     "rto_cycles",
-    "s_axis_msg_tdata",
-    "s_axis_msg_tkeep",
-    "s_axis_msg_tlast",
-    "s_axis_msg_tvalid",
+    "s_axis_msg$tdata",
+    "s_axis_msg$tkeep",
+    "s_axis_msg$tlast",
+    "s_axis_msg$tvalid",
     "done_ready",
     "dlv$valid",
     "dlv$tx_msg_id",
@@ -57,7 +57,7 @@ const INPUTS: &[&str] = &[
     "m_axis_pkt$tready",
 ];
 const OUTPUTS: &[&str] = &[
-    "s_axis_msg_tready",
+    "s_axis_msg$tready",
     "msg_id_valid",
     "msg_id",
     "done_valid",
@@ -156,10 +156,10 @@ impl Tx {
         self.set("rtx_first_expiry", self.first_expiry as u64);
         self.set("probe_idle_timeout", self.probe as u64);
         let (w, k, l) = i.word.unwrap_or((0, 0, false));
-        self.set("s_axis_msg_tdata", w);
-        self.set("s_axis_msg_tkeep", k as u64);
-        self.set("s_axis_msg_tlast", l as u64);
-        self.set("s_axis_msg_tvalid", i.word.is_some() as u64);
+        self.set("s_axis_msg$tdata", w);
+        self.set("s_axis_msg$tkeep", k as u64);
+        self.set("s_axis_msg$tlast", l as u64);
+        self.set("s_axis_msg$tvalid", i.word.is_some() as u64);
         self.set("done_ready", i.done_ready as u64);
         let (id, bits) = i.dlv.unwrap_or((0, 0));
         self.set("dlv$valid", i.dlv.is_some() as u64);
@@ -265,7 +265,7 @@ fn run_idle(
     for _ in 0..cycles {
         let i = In { word: cpu.front().copied(), done_ready: true, pkt_ready: true, ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             cpu.pop_front();
         }
         if t.get("msg_id_valid") == 1 {
@@ -291,7 +291,7 @@ fn sixteen_byte_message_latency(s: &Size) {
     for _ in 0..40 {
         let i = In { word: words.get(next).copied(), pkt_ready: true, done_ready: true, ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             if next == 0 {
                 accepted_first = Some(t.cycle);
             }
@@ -348,7 +348,7 @@ fn line_rate_with_one_byte_messages(s: &Size) {
         };
         t.apply(&i);
         max_active = max_active.max(t.active_count());
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             cpu.pop_front();
         }
         let valid = t.get("m_axis_pkt$tvalid") == 1;
@@ -418,7 +418,7 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
     for _ in 0..600 {
         let i = In { word: cpu.front().copied(), done_ready: true, pkt_ready: false, ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             cpu.pop_front();
         }
         if t.get("msg_id_valid") == 1 {
@@ -470,7 +470,7 @@ fn stream_rate_one_beat_packets_and_a_single_large_message(s: &Size) {
     for _ in 0..12_000 {
         let i = In { word: cpu.front().copied(), done_ready: true, pkt_ready: true, ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             cpu.pop_front();
         }
         if t.get("m_axis_pkt$tvalid") == 1 && first.is_none() {
@@ -654,7 +654,7 @@ fn a_slot_whose_generation_wraps_waits_the_key_reuse_time(s: &Size) {
         }
         let i = In { word: words.front().copied(), pkt_ready: true, done_ready: true, dlv: ack.take(), ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             words.pop_front();
         }
         if t.get("msg_id_valid") == 1 {
@@ -733,7 +733,7 @@ fn idle_expiry_probes_the_highest_credited_packet_with_the_option(s: &Size) {
                 }
             }
             t.apply(&i);
-            if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+            if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
                 next += 1;
             }
             if t.get("msg_id_valid") == 1 {
@@ -779,7 +779,7 @@ fn lost_single_packet_message(s: &Size, first_expiry: bool) {
     for _ in 0..(RTO * (THRESHOLD + 4)) {
         let i = In { word: words.get(next).copied(), pkt_ready: true, done_ready: true, ..Default::default() };
         t.apply(&i);
-        if i.word.is_some() && t.get("s_axis_msg_tready") == 1 {
+        if i.word.is_some() && t.get("s_axis_msg$tready") == 1 {
             next += 1;
         }
         if t.get("msg_id_valid") == 1 {
@@ -963,7 +963,7 @@ fn random_traffic_many_concurrent_messages_scoreboard_bad_input_and_leaks(s: &Si
         t.apply(&i);
         max_active = max_active.max(t.active_count());
         if i.word.is_some() {
-            if t.get("s_axis_msg_tready") == 1 {
+            if t.get("s_axis_msg$tready") == 1 {
                 pending_cpu.pop_front();
             } else {
                 stalled_cycles += 1;
@@ -1069,9 +1069,9 @@ where
         .drive("rtx_first_expiry", Drive::Bernoulli(0.5))
         .drive("probe_idle_timeout", Drive::Bernoulli(0.5))
         .drive("rto_cycles", Drive::Range(10, 400))
-        .drive("s_axis_msg_tdata", Drive::Range(0, 3000))
-        .drive("s_axis_msg_tlast", Drive::Bernoulli(0.2))
-        .drive("s_axis_msg_tvalid", Drive::Bernoulli(0.7))
+        .drive("s_axis_msg$tdata", Drive::Range(0, 3000))
+        .drive("s_axis_msg$tlast", Drive::Bernoulli(0.2))
+        .drive("s_axis_msg$tvalid", Drive::Bernoulli(0.7))
         .drive("done_ready", Drive::Bernoulli(0.7))
         .drive("dlv$valid", Drive::Bernoulli(0.3))
         .drive("dlv$tx_msg_id", Drive::Range(0, 300))
@@ -1161,10 +1161,10 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 }
                 let word = cpu.front().copied().filter(|_| rng.gen_bool(0.9));
                 let (d, k, l) = word.unwrap_or((rng.gen(), rng.gen(), rng.gen()));
-                p.set("s_axis_msg_tdata", d);
-                p.set("s_axis_msg_tkeep", k as u64);
-                p.set("s_axis_msg_tlast", l as u64);
-                p.set("s_axis_msg_tvalid", word.is_some() as u64);
+                p.set("s_axis_msg$tdata", d);
+                p.set("s_axis_msg$tkeep", k as u64);
+                p.set("s_axis_msg$tlast", l as u64);
+                p.set("s_axis_msg$tvalid", word.is_some() as u64);
                 p.set("done_ready", rng.gen_bool(0.7) as u64);
                 p.set("m_axis_pkt$tready", rng.gen_bool(0.8) as u64);
                 let pick = |rng: &mut ChaCha8Rng| -> u64 {
@@ -1190,7 +1190,7 @@ fn lockstep_protocol_traffic<D: NativeDut>(s: &Size) {
                 p.set("ctx$allow_tx", rng.gen_bool(0.8) as u64);
                 p.set("ctx$raise_only", rng.gen_bool(0.5) as u64);
                 p.eval();
-                if word.is_some() && p.get("s_axis_msg_tready") == 1 {
+                if word.is_some() && p.get("s_axis_msg$tready") == 1 {
                     cpu.pop_front();
                 }
                 if p.get("msg_id_valid") == 1 {

@@ -88,7 +88,7 @@ impl Bench {
             }
             let ready = self.rng.gen_bool(p_ready);
             let u = &mut self.uut;
-            u.m_axis_tready.next = ready;
+            u.m_axis.tready.next = ready;
             u.payload_data.next = self.read_word.into();
             assert!(simulate(u, 100));
             let start = u.ready.val() && next < messages.len();
@@ -98,8 +98,8 @@ impl Bench {
                 next += 1;
             }
             assert!(simulate(u, 100));
-            if u.m_axis_tvalid.val() && ready {
-                beats.push((u.m_axis_tdata.val().to_u64(), u.m_axis_tkeep.val().to_u64(), u.m_axis_tlast.val()));
+            if u.m_axis.tvalid.val() && ready {
+                beats.push((u.m_axis.tdata.val().to_u64(), u.m_axis.tkeep.val().to_u64(), u.m_axis.tlast.val()));
             }
             if u.done.val() {
                 done.push(u.done_slot.val().to_u64());
@@ -156,7 +156,7 @@ fn back_to_back_messages_in_order_and_without_a_gap() {
     let mut first = None;
     while seen < total && cycles < 10_000 {
         let u = &mut b.uut;
-        u.m_axis_tready.next = true;
+        u.m_axis.tready.next = true;
         u.payload_data.next = b.read_word.into();
         assert!(simulate(u, 100));
         u.start.next = u.ready.val() && next < messages.len();
@@ -165,7 +165,7 @@ fn back_to_back_messages_in_order_and_without_a_gap() {
             next += 1;
         }
         assert!(simulate(u, 100));
-        if u.m_axis_tvalid.val() {
+        if u.m_axis.tvalid.val() {
             first.get_or_insert(cycles);
             seen += 1;
         }
@@ -182,7 +182,7 @@ fn reset_ends_a_read_out() {
     let m = message(5, 0, 4000);
     b.store(&m);
     let u = &mut b.uut;
-    u.m_axis_tready.next = true;
+    u.m_axis.tready.next = true;
     u.start.next = true;
     u.header.next = m.header();
     b.edge();
@@ -190,11 +190,11 @@ fn reset_ends_a_read_out() {
     for _ in 0..10 {
         b.edge();
     }
-    assert!(b.uut.m_axis_tvalid.val() && !b.uut.ready.val());
+    assert!(b.uut.m_axis.tvalid.val() && !b.uut.ready.val());
     b.uut.reset.next = true;
     b.edge();
     b.uut.reset.next = false;
     assert!(simulate(&mut b.uut, 100));
-    assert!(!b.uut.m_axis_tvalid.val());
+    assert!(!b.uut.m_axis.tvalid.val());
     assert!(b.uut.ready.val());
 }

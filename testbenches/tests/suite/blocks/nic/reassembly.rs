@@ -17,7 +17,7 @@ fn delivers_a_single_packet_message<const N: usize, const IW: usize, const BB: u
     u.connect_all();
     u.reset.next = true;
     u.ingress_timeout.next = 1000.into();
-    u.m_axis_tready.next = true;
+    u.m_axis.tready.next = true;
     clock(&mut u);
     u.reset.next = false;
     u.req.valid.next = true;
@@ -58,8 +58,8 @@ fn delivers_a_single_packet_message<const N: usize, const IW: usize, const BB: u
         u.s_axis.tlast.next = beat == 1;
         u.s_axis.tdata.next = (0x1111_1111_1111_1111u64 * (beat + 1)).into();
         assert!(simulate(&mut u, 2000));
-        if u.m_axis_tvalid.val() {
-            out.push((u.m_axis_tdata.val().to_u64(), u.m_axis_tlast.val()));
+        if u.m_axis.tvalid.val() {
+            out.push((u.m_axis.tdata.val().to_u64(), u.m_axis.tlast.val()));
         }
         if u.release_valid.val() {
             released.push((u.release_slot.val().to_u64(), u.release_reason.val().to_u64()));

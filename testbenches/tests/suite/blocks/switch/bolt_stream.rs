@@ -27,21 +27,21 @@ fn one_congested_frame(n: usize, frame_len: usize, total_len: u16) -> (Option<us
         uut.cfg_cc_thresh.next = 1088u64.into();
         uut.cfg_pru_enable.next = true;
         uut.cfg_sm_enable.next = true;
-        uut.m_axis_tready.next = true;
-        uut.m_src_axis_tready.next = true;
-        uut.s_axis_tvalid.next = beat.is_some();
+        uut.m_axis.tready.next = true;
+        uut.m_src_axis.tready.next = true;
+        uut.s_axis.tvalid.next = beat.is_some();
         let b = beat.unwrap_or(0);
         let mut word = [0u8; 8];
         let chunk = &frame[8 * b..(8 * b + 8).min(frame_len)];
         word[..chunk.len()].copy_from_slice(chunk);
-        uut.s_axis_tdata.next = u64::from_le_bytes(word).into();
-        uut.s_axis_tkeep.next = ((1u64 << chunk.len()) - 1).into();
-        uut.s_axis_tlast.next = b + 1 == beats;
+        uut.s_axis.tdata.next = u64::from_le_bytes(word).into();
+        uut.s_axis.tkeep.next = ((1u64 << chunk.len()) - 1).into();
+        uut.s_axis.tlast.next = b + 1 == beats;
         uut.s_axis_tuser.next = (5u64 | (2 << 8) | (5000 << 16)).into();
         assert!(simulate(uut, 10_000));
-        let out = (uut.m_axis_tvalid.val()).then(|| (uut.m_axis_tdata.val().to_u64(), uut.m_axis_tkeep.val().to_u64()));
-        let src = (uut.m_src_axis_tvalid.val())
-            .then(|| (uut.m_src_axis_tdata.val().to_u64(), uut.m_src_axis_tkeep.val().to_u64(), uut.m_src_axis_tdest.val().to_u64()));
+        let out = (uut.m_axis.tvalid.val()).then(|| (uut.m_axis.tdata.val().to_u64(), uut.m_axis.tkeep.val().to_u64()));
+        let src = (uut.m_src_axis.tvalid.val())
+            .then(|| (uut.m_src_axis.tdata.val().to_u64(), uut.m_src_axis.tkeep.val().to_u64(), uut.m_src_axis_tdest.val().to_u64()));
         uut.clock.next = Clock { clk: true };
         assert!(simulate(uut, 10_000));
         uut.clock.next = Clock { clk: false };

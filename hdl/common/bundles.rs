@@ -46,8 +46,23 @@ macro_rules! member_dir {
     };
 }
 
-/// Defines a source/sink bundle pair from one member list.
+/// Defines a source/sink bundle pair from one member list; a list that starts with
+/// `axi_stream,` begins with the five AXI4-Stream members (`tdata` of `DW` bits, `tkeep` of `KW`,
+/// `tlast`, `tvalid`, `tready`).
 macro_rules! bundle {
+    ($(#[$doc:meta])* $source:ident $source_name:literal, $sink:ident $sink_name:literal
+        <const DW: usize, const KW: usize> { axi_stream, $($rest:tt)* }) => {
+        bundle! {
+            $(#[$doc])* $source $source_name, $sink $sink_name <const DW: usize, const KW: usize> {
+                fwd tdata: Bits<DW>,
+                fwd tkeep: Bits<KW>,
+                fwd tlast: Bit,
+                fwd tvalid: Bit,
+                back tready: Bit,
+                $($rest)*
+            }
+        }
+    };
     ($(#[$doc:meta])* $source:ident $source_name:literal, $sink:ident $sink_name:literal
         $(<$(const $g:ident: usize),+>)? { $($(#[$mdoc:meta])* $dir:ident $member:ident: $ty:ty),* $(,)? }) => {
         $(#[$doc])*
@@ -73,11 +88,7 @@ bundle! {
     /// in `tdata[7:0]`), one per cycle, with the transmit metadata of Listing 3.2 held for the
     /// whole packet. The NIC's datapath is [`DATAPATH_BITS`] wide: [`NicPacketSource`].
     PacketSource "PacketSource", PacketSink "PacketSink" <const DW: usize, const KW: usize> {
-        fwd tdata: Bits<DW>,
-        fwd tkeep: Bits<KW>,
-        fwd tlast: Bit,
-        fwd tvalid: Bit,
-        back tready: Bit,
+        axi_stream,
         fwd remote_ip: Bits<32>,
         fwd remote_port: Bits<16>,
         fwd msg_len: Bits<16>,
@@ -98,11 +109,7 @@ bundle! {
     /// bits (`KW` = `DW` / 8 byte enables), with the ingress metadata of Listing 3.1 valid with
     /// the first beat.
     RxPacketSource "RxPacketSource", RxPacketSink "RxPacketSink" <const DW: usize, const KW: usize> {
-        fwd tdata: Bits<DW>,
-        fwd tkeep: Bits<KW>,
-        fwd tlast: Bit,
-        fwd tvalid: Bit,
-        back tready: Bit,
+        axi_stream,
         fwd remote_ip: Bits<32>,
         fwd remote_port: Bits<16>,
         fwd msg_len: Bits<16>,
@@ -119,11 +126,7 @@ bundle! {
     /// A plain AXI4-Stream: beats of `DW` bits (`KW` = `DW` / 8 byte enables, byte 0 in
     /// `tdata[7:0]`), one per cycle while `tvalid` and `tready`; `tlast` on a packet's last beat.
     StreamSource "StreamSource", StreamSink "StreamSink" <const DW: usize, const KW: usize> {
-        fwd tdata: Bits<DW>,
-        fwd tkeep: Bits<KW>,
-        fwd tlast: Bit,
-        fwd tvalid: Bit,
-        back tready: Bit,
+        axi_stream,
     }
 }
 

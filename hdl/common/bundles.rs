@@ -20,6 +20,8 @@
 //! | [`DataAnswerSource`] / [`DataAnswerSink`] | a DATA packet's header and its GetRxMsgInfo answer | ingress front → ingress program |
 //! | [`RxMsgInfoRequestSource`] / [`RxMsgInfoRequestSink`] | a GetRxMsgInfo request (valid/ready) | ingress front → reassembly → GetRxMsgInfo |
 //! | [`RxMsgInfoAnswerSource`] / [`RxMsgInfoAnswerSink`] | its answer | reassembly → ingress front |
+//! | [`RxMsgInfoCountersSource`] / [`RxMsgInfoCountersSink`] | GetRxMsgInfo's status counters | GetRxMsgInfo → reassembly → shell (status bank) |
+//! | [`ProgramCountersSource`] / [`ProgramCountersSink`] | an ingress program's status counters | ingress program → shell (status bank) |
 //! | [`StreamSource`] / [`StreamSink`] | a plain AXI4-Stream of a given width (no metadata) | MAC RX → ingress front → parser; deparser → MAC TX; CPU ↔ reassembly and transmit path; Bolt's stream |
 //! | [`AxiLiteInitiator`] / [`AxiLiteTarget`] | AXI4-Lite, 12-bit byte addresses, 32-bit data | the NIC's register port → register file |
 //!
@@ -297,5 +299,45 @@ bundle! {
         back rresp: Bits<2>,
         back rvalid: Bit,
         fwd rready: Bit,
+    }
+}
+
+bundle! {
+    /// GetRxMsgInfo's status counters (32 bits, wrapping; meanings in the status map,
+    /// [`crate::nic::status_bank::STATUS_MAP`]) as the reassembly passes them up to the shell.
+    RxMsgInfoCountersSource "RxMsgInfoCountersSource", RxMsgInfoCountersSink "RxMsgInfoCountersSink" {
+        fwd fail_zero_len_count: Bits<32>,
+        fwd fail_too_long_count: Bits<32>,
+        fwd fail_bad_offset_count: Bits<32>,
+        fwd fail_len_mismatch_count: Bits<32>,
+        fwd fail_no_id_count: Bits<32>,
+        fwd fail_no_buffer_count: Bits<32>,
+        fwd fail_bucket_full_count: Bits<32>,
+        /// Copies of a packet already received.
+        fwd duplicate_count: Bits<32>,
+        /// Copies of a message delivered recently (found in the delivered set).
+        fwd recent_duplicate_count: Bits<32>,
+        fwd class_fallback_count: Bits<32>,
+        /// Releases whose key found both candidate buckets of the delivered set full and waited.
+        fwd full_wait_count: Bits<32>,
+    }
+}
+
+bundle! {
+    /// An ingress program's status counters (32 bits; meanings in the status map,
+    /// [`crate::nic::status_bank::STATUS_MAP`]). Every program drives all of them; a counter a
+    /// protocol does not have reads 0 (NDP has no GRANTs and no scheduler, Homa's ACKs carry
+    /// no bitmap offset).
+    ProgramCountersSource "ProgramCountersSource", ProgramCountersSink "ProgramCountersSink" {
+        fwd offset_range_count: Bits<32>,
+        fwd grant_sent_count: Bits<32>,
+        fwd ack_sent_count: Bits<32>,
+        fwd nack_sent_count: Bits<32>,
+        fwd sched_inserts_count: Bits<32>,
+        fwd sched_removes_count: Bits<32>,
+        fwd sched_unknown_removes_count: Bits<32>,
+        fwd sched_fifo_enters_count: Bits<32>,
+        /// Scheduler entries in use (bits 4–0) and FIFO records (bits 23–8).
+        fwd sched_levels: Bits<32>,
     }
 }

@@ -103,8 +103,9 @@
 //! | `sched_valid`, `sched_slot`, `sched_gen` | out | 1,IW,8 | (re)schedule the message's ingress timer: on allocation and on every hit whose bitmap was not yet complete |
 //! | `release_valid`, `release_ready`, `release_slot`, `release_delivered` | in (ready out) | 1,1,IW,1 | free an entry, its ID and buffer |
 //! | `free_lists_full` | out | 5 | bit 0: every ID free; bits 1–4: every buffer of class 0–3 free |
-//! | `*_count` | out | 32 | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback`; `full_wait` (releases whose key found both candidate buckets of the delivered set full and waited: the receive path stalls meanwhile, nothing is forgotten early) |
+//! | `counters` ([`RxMsgInfoCountersSource`]: `*_count`) | out | 32 each | counters (wrapping): `fail_zero_len`, `fail_too_long`, `fail_bad_offset`, `fail_len_mismatch`, `fail_no_id`, `fail_no_buffer`, `fail_bucket_full`, `duplicate`, `recent_duplicate`, `class_fallback`; `full_wait` (releases whose key found both candidate buckets of the delivered set full and waited: the receive path stalls meanwhile, nothing is forgotten early) |
 
+use crate::common::bundles::RxMsgInfoCountersSource;
 use crate::common::bundles::RxMsgInfoRequestSink;
 use crate::common::event_counter::WrappingCounter;
 use crate::common::find_first_set::FindFirstSet;
@@ -218,18 +219,8 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     pub release_slot: Signal<In, Bits<IW>>,
     pub release_delivered: Signal<In, Bit>,
     pub free_lists_full: Signal<Out, Bits<5>>,
-    pub fail_zero_len_count: Signal<Out, Bits<32>>,
-    pub fail_too_long_count: Signal<Out, Bits<32>>,
-    pub fail_bad_offset_count: Signal<Out, Bits<32>>,
-    pub fail_len_mismatch_count: Signal<Out, Bits<32>>,
-    pub fail_no_id_count: Signal<Out, Bits<32>>,
-    pub fail_no_buffer_count: Signal<Out, Bits<32>>,
-    pub fail_bucket_full_count: Signal<Out, Bits<32>>,
-    pub duplicate_count: Signal<Out, Bits<32>>,
-    pub recent_duplicate_count: Signal<Out, Bits<32>>,
-    /// Releases whose key found both candidate buckets of the delivered set full and waited.
-    pub full_wait_count: Signal<Out, Bits<32>>,
-    pub class_fallback_count: Signal<Out, Bits<32>>,
+    /// The status counters (`counters$fail_zero_len_count`, … in the Verilog).
+    pub counters: RxMsgInfoCountersSource,
     // Entry RAMs, way × position; entry = {bitmap 64, msg_len 16, gen 8, slot 10, key 64, valid}.
     e00: RAM<Bits<164>, BB>,
     e01: RAM<Bits<164>, BB>,
@@ -531,7 +522,7 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.c_zero_len.increment.next = false;
         clock!(self, clock, ids, buffers, delivered);
         self.delivered.reset.next = self.reset.val();
-        self.full_wait_count.next = self.delivered.full_wait_count.val();
+        self.counters.full_wait_count.next = self.delivered.full_wait_count.val();
         self.e00.read_clock.next = self.clock.val();
         self.e00.write_clock.next = self.clock.val();
         self.e01.read_clock.next = self.clock.val();
@@ -590,16 +581,16 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.sched_slot.next = self.o_sched_slot.q.val();
         self.sched_gen.next = self.o_sched_gen.q.val();
         self.free_lists_full.next = bit_cast::<5, 1>(self.ids.full.val().into()) | (bit_cast::<5, 4>(self.buffers.full.val()) << 1);
-        self.fail_zero_len_count.next = self.c_zero_len.count.val();
-        self.fail_too_long_count.next = self.c_too_long.count.val();
-        self.fail_bad_offset_count.next = self.c_bad_offset.count.val();
-        self.fail_len_mismatch_count.next = self.c_len_mismatch.count.val();
-        self.fail_no_id_count.next = self.c_no_id.count.val();
-        self.fail_no_buffer_count.next = self.c_no_buffer.count.val();
-        self.fail_bucket_full_count.next = self.c_bucket_full.count.val();
-        self.duplicate_count.next = self.c_duplicate.count.val();
-        self.recent_duplicate_count.next = self.c_recent.count.val();
-        self.class_fallback_count.next = self.c_fallback.count.val();
+        self.counters.fail_zero_len_count.next = self.c_zero_len.count.val();
+        self.counters.fail_too_long_count.next = self.c_too_long.count.val();
+        self.counters.fail_bad_offset_count.next = self.c_bad_offset.count.val();
+        self.counters.fail_len_mismatch_count.next = self.c_len_mismatch.count.val();
+        self.counters.fail_no_id_count.next = self.c_no_id.count.val();
+        self.counters.fail_no_buffer_count.next = self.c_no_buffer.count.val();
+        self.counters.fail_bucket_full_count.next = self.c_bucket_full.count.val();
+        self.counters.duplicate_count.next = self.c_duplicate.count.val();
+        self.counters.recent_duplicate_count.next = self.c_recent.count.val();
+        self.counters.class_fallback_count.next = self.c_fallback.count.val();
 
         // ---- Cycle A: accept an operation, read the RAMs.
         self.req_key.next = ((bit_cast::<64, 16>(self.req.tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req.src_port.val()) << 32))

@@ -74,7 +74,7 @@
 //! | packets in | `s_axis` ([`NicRxPacketSink`]): `tdata` 64, `tkeep` 8, `tlast`, `tvalid`, `tready` (out); `remote_ip` 32, `remote_port` 16, `msg_len` 16, `pkt_offset` 8, `local_port` 16, `rx_msg_id` 16, `tx_msg_id` 16, `is_last_pkt` 1 (first beat); `s_axis$tdata`, … in the Verilog |
 //! | messages out | `m_axis.tdata` 64, `m_axis.tkeep` 8, `m_axis.tlast`, `m_axis.tvalid`, `m_axis.tready` (in) |
 //! | observability | `release_valid`, `release_slot` IW, `release_reason` 2 (1 delivered, 3 garbage-collected); `busy_slots` N; `free_lists_full` 5 |
-//! | counters (32, wrapping) | the table's ten (with `fail_bucket_full_count`), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
+//! | counters (32, wrapping) | the table's eleven in `table_counters` ([`RxMsgInfoCountersSource`]), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
 //!
 //! # Payload memory and size classes
 //! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
@@ -103,7 +103,7 @@
 //! message's release has been taken. (A MAC delivers such a packet at most every 9 cycles.)
 //! `s_axis.tready` is always high: the module never holds the ingress back.
 
-use crate::common::bundles::{NicRxPacketSink, NicStreamSource, RxMsgInfoAnswerSource, RxMsgInfoRequestSink};
+use crate::common::bundles::{NicRxPacketSink, NicStreamSource, RxMsgInfoAnswerSource, RxMsgInfoCountersSource, RxMsgInfoRequestSink};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
@@ -136,17 +136,8 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     pub release_reason: Signal<Out, Bits<2>>,
     pub busy_slots: Signal<Out, Bits<N>>,
     pub free_lists_full: Signal<Out, Bits<5>>,
-    pub fail_zero_len_count: Signal<Out, Bits<32>>,
-    pub fail_too_long_count: Signal<Out, Bits<32>>,
-    pub fail_bad_offset_count: Signal<Out, Bits<32>>,
-    pub fail_len_mismatch_count: Signal<Out, Bits<32>>,
-    pub fail_no_id_count: Signal<Out, Bits<32>>,
-    pub fail_no_buffer_count: Signal<Out, Bits<32>>,
-    pub fail_bucket_full_count: Signal<Out, Bits<32>>,
-    pub duplicate_count: Signal<Out, Bits<32>>,
-    pub recent_duplicate_count: Signal<Out, Bits<32>>,
-    pub delivered_set_full_wait_count: Signal<Out, Bits<32>>,
-    pub class_fallback_count: Signal<Out, Bits<32>>,
+    /// GetRxMsgInfo's counters, passed up (`table_counters$fail_zero_len_count`, … in the Verilog).
+    pub table_counters: RxMsgInfoCountersSource,
     pub drop_stale_count: Signal<Out, Bits<32>>,
     pub drop_bad_offset_count: Signal<Out, Bits<32>>,
     pub drop_duplicate_count: Signal<Out, Bits<32>>,
@@ -392,17 +383,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.resp.ack_no.next = self.msg_table.resp_ack_no.val();
         self.busy_slots.next = self.live.q.val();
         self.free_lists_full.next = self.msg_table.free_lists_full.val();
-        self.fail_zero_len_count.next = self.msg_table.fail_zero_len_count.val();
-        self.fail_too_long_count.next = self.msg_table.fail_too_long_count.val();
-        self.fail_bad_offset_count.next = self.msg_table.fail_bad_offset_count.val();
-        self.fail_len_mismatch_count.next = self.msg_table.fail_len_mismatch_count.val();
-        self.fail_no_id_count.next = self.msg_table.fail_no_id_count.val();
-        self.fail_no_buffer_count.next = self.msg_table.fail_no_buffer_count.val();
-        self.fail_bucket_full_count.next = self.msg_table.fail_bucket_full_count.val();
-        self.duplicate_count.next = self.msg_table.duplicate_count.val();
-        self.recent_duplicate_count.next = self.msg_table.recent_duplicate_count.val();
-        self.delivered_set_full_wait_count.next = self.msg_table.full_wait_count.val();
-        self.class_fallback_count.next = self.msg_table.class_fallback_count.val();
+        RxMsgInfoCountersSource::link(&mut self.table_counters, &mut self.msg_table.counters);
         self.drop_stale_count.next = self.c_stale.count.val();
         self.drop_bad_offset_count.next = self.c_bad_offset.count.val();
         self.drop_duplicate_count.next = self.c_duplicate.count.val();

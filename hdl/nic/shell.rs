@@ -21,7 +21,7 @@
 //! back through the egress stage into the transmit path in the same cycle.
 //!
 //! rust-hdl builds a block's Verilog from its concrete field types, and the shell wires the
-//! program's ports by name, so the shell is the macro [`nic_shell!`]: one definition, expanded
+//! program's ports by name, so the shell is the macro [`nic_shell!`](crate::nic_shell): one definition, expanded
 //! once per protocol, generic in the message count `N`, the message-ID width `IW`
 //! (`N = 2^IW`), the GetRxMsgInfo bucket bits `BB` and the payload memory's address bits `PW`
 //! (`2^PW` 64-bit words per direction): [`crate::protocols::ndp::ingress::NdpNic`] (NDP's
@@ -37,7 +37,7 @@
 //! ports stay flat.
 //! | block | inputs | outputs |
 //! |---|---|---|
-//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act` (a validated control packet's action and header fields) and `done` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1, `cfg_ack_policy` 2; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv`, CreditTxEvent `ctx` (to the transmit path); CtrlPktEvent `ev` (to the packet generator; `ev.msg_id` the receive slot, `ev.msg_gen` its generation); priority writes `prio_wr` (to the egress stage); its counters in the [status map](crate::nic::status_bank::STATUS_MAP) (`offset_range_count`, `*_sent_count`, `sched_*`) |
+//! | ingress program ([`IngressProgram`]: also its match table) | the front's `act` (a validated control packet's action and header fields) and `done` (a DATA or trimmed packet's header fields and GetRxMsgInfo answer), see [`crate::pisa::ingress_front`]; `rtt_pkts` 16, `cfg_overcommit` 5, `cfg_unsched_prios` 4, `cfg_dup_grant` 1, `cfg_ack_policy` 2; receive-slot release `rel_valid`, `rel_slot` IW | DeliveredEvent `dlv`, CreditTxEvent `ctx` (to the transmit path); CtrlPktEvent `ev` (to the packet generator; `ev.msg_id` the receive slot, `ev.msg_gen` its generation); priority writes `prio_wr` (to the egress stage); its counters `counters` ([`crate::common::bundles::ProgramCountersSource`]: `offset_range_count`, `*_sent_count`, `sched_*`, in the [status map](crate::nic::status_bank::STATUS_MAP)) |
 //! | egress stage | `s_axis_pkt` (transmit path's packets with Listing 3.2 metadata), `m_axis_pkt.tready`, `prio_wr`, `rtt_pkts`, `cfg_unsched_prios` | `s_axis_pkt.tready`, `m_axis_pkt` (to the arbiter; `rank` becomes the DSCP) |
 //!
 //! # Ports of the NIC
@@ -406,26 +406,26 @@ macro_rules! nic_shell {
                 self.status.rx_fail_count.next = self.front.rx_fail_count.val();
                 self.status.duplicate_data_count.next = self.front.duplicate_data_count.val();
                 self.status.forwarded_count.next = self.front.forwarded_count.val();
-                self.status.offset_range_count.next = self.ingress.offset_range_count.val();
-                self.status.grant_sent_count.next = self.ingress.grant_sent_count.val();
-                self.status.ack_sent_count.next = self.ingress.ack_sent_count.val();
-                self.status.nack_sent_count.next = self.ingress.nack_sent_count.val();
-                self.status.sched_inserts_count.next = self.ingress.sched_inserts_count.val();
-                self.status.sched_removes_count.next = self.ingress.sched_removes_count.val();
-                self.status.sched_unknown_removes_count.next = self.ingress.sched_unknown_removes_count.val();
-                self.status.sched_fifo_enters_count.next = self.ingress.sched_fifo_enters_count.val();
-                self.status.sched_levels.next = self.ingress.sched_levels.val();
-                self.status.fail_zero_len_count.next = self.reassembly.fail_zero_len_count.val();
-                self.status.fail_too_long_count.next = self.reassembly.fail_too_long_count.val();
-                self.status.fail_bad_offset_count.next = self.reassembly.fail_bad_offset_count.val();
-                self.status.fail_len_mismatch_count.next = self.reassembly.fail_len_mismatch_count.val();
-                self.status.fail_no_id_count.next = self.reassembly.fail_no_id_count.val();
-                self.status.fail_no_buffer_count.next = self.reassembly.fail_no_buffer_count.val();
-                self.status.fail_bucket_full_count.next = self.reassembly.fail_bucket_full_count.val();
-                self.status.rx_duplicate_count.next = self.reassembly.duplicate_count.val();
-                self.status.recent_duplicate_count.next = self.reassembly.recent_duplicate_count.val();
-                self.status.delivered_set_full_wait_count.next = self.reassembly.delivered_set_full_wait_count.val();
-                self.status.class_fallback_count.next = self.reassembly.class_fallback_count.val();
+                self.status.offset_range_count.next = self.ingress.counters.offset_range_count.val();
+                self.status.grant_sent_count.next = self.ingress.counters.grant_sent_count.val();
+                self.status.ack_sent_count.next = self.ingress.counters.ack_sent_count.val();
+                self.status.nack_sent_count.next = self.ingress.counters.nack_sent_count.val();
+                self.status.sched_inserts_count.next = self.ingress.counters.sched_inserts_count.val();
+                self.status.sched_removes_count.next = self.ingress.counters.sched_removes_count.val();
+                self.status.sched_unknown_removes_count.next = self.ingress.counters.sched_unknown_removes_count.val();
+                self.status.sched_fifo_enters_count.next = self.ingress.counters.sched_fifo_enters_count.val();
+                self.status.sched_levels.next = self.ingress.counters.sched_levels.val();
+                self.status.fail_zero_len_count.next = self.reassembly.table_counters.fail_zero_len_count.val();
+                self.status.fail_too_long_count.next = self.reassembly.table_counters.fail_too_long_count.val();
+                self.status.fail_bad_offset_count.next = self.reassembly.table_counters.fail_bad_offset_count.val();
+                self.status.fail_len_mismatch_count.next = self.reassembly.table_counters.fail_len_mismatch_count.val();
+                self.status.fail_no_id_count.next = self.reassembly.table_counters.fail_no_id_count.val();
+                self.status.fail_no_buffer_count.next = self.reassembly.table_counters.fail_no_buffer_count.val();
+                self.status.fail_bucket_full_count.next = self.reassembly.table_counters.fail_bucket_full_count.val();
+                self.status.rx_duplicate_count.next = self.reassembly.table_counters.duplicate_count.val();
+                self.status.recent_duplicate_count.next = self.reassembly.table_counters.recent_duplicate_count.val();
+                self.status.delivered_set_full_wait_count.next = self.reassembly.table_counters.full_wait_count.val();
+                self.status.class_fallback_count.next = self.reassembly.table_counters.class_fallback_count.val();
                 self.status.drop_stale_count.next = self.reassembly.drop_stale_count.val();
                 self.status.drop_bad_offset_count.next = self.reassembly.drop_bad_offset_count.val();
                 self.status.drop_duplicate_count.next = self.reassembly.drop_duplicate_count.val();

@@ -40,10 +40,10 @@
 //! # Result ports
 //! * `act.valid` / `act.action` / `act.meta`: a validated control frame (actions 3–15), in the
 //!   cycle after its first payload beat (the match stage's output) or, with more than 8 payload
-//!   bytes, in the cycle after its last beat. `act.meta` holds the header fields: src_ip [31:0],
-//!   src_context [47:32], dst_context [63:48], msg_len [79:64], pkt_offset [87:80], pull_offset
-//!   / grant_offset [103:88], tx_msg_id [119:104], IPv4 total length [135:120], flags [143:136],
-//!   grant_prio [151:144]. Control actions act on this directly.
+//!   bytes, in the cycle after its last beat. `act.meta` holds the header fields: src_ip `[31:0]`,
+//!   src_context `[47:32]`, dst_context `[63:48]`, msg_len `[79:64]`, pkt_offset `[87:80]`, pull_offset
+//!   / grant_offset `[103:88]`, tx_msg_id `[119:104]`, IPv4 total length `[135:120]`, flags `[143:136]`,
+//!   grant_prio `[151:144]`. Control actions act on this directly.
 //! * `done.valid`: the GetRxMsgInfo answer of a validated DATA (1) or CHOP (2) frame, with its
 //!   action and header fields (`done.action`, `done.meta`) and the answer: `done.ok` (no
 //!   failure), `done.live` (ok and a live entry: not a late copy of a delivered message),

@@ -12,9 +12,9 @@ macro_rules! rx_duts {
             inputs: [reset, req.valid, req.mark_received, req.peek, req.src_ip, req.src_port, req.tx_msg_id, req.msg_len, req.pkt_offset,
                 release_valid, release_slot, release_delivered],
             outputs: [req.ready, resp_valid, resp_fail, resp_fail_reason, resp_rx_msg_id, resp_is_new_msg, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt,
-                resp_ack_no, resp_key, resp_msg_len, resp_page, sched_valid, sched_slot, sched_gen, release_ready, free_lists_full, fail_zero_len_count, fail_too_long_count,
-                fail_bad_offset_count, fail_len_mismatch_count, fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count,
-                duplicate_count, recent_duplicate_count, class_fallback_count, full_wait_count]);
+                resp_ack_no, resp_key, resp_msg_len, resp_page, sched_valid, sched_slot, sched_gen, release_ready, free_lists_full, counters.fail_zero_len_count, counters.fail_too_long_count,
+                counters.fail_bad_offset_count, counters.fail_len_mismatch_count, counters.fail_no_id_count, counters.fail_no_buffer_count, counters.fail_bucket_full_count,
+                counters.duplicate_count, counters.recent_duplicate_count, counters.class_fallback_count, counters.full_wait_count]);
 
         native_dut!($reassembly, clocked: true,
             inputs: [reset, ingress_timeout, req.valid, req.mark_received, req.peek, req.src_ip, req.src_port, req.tx_msg_id, req.msg_len, req.pkt_offset,
@@ -23,10 +23,10 @@ macro_rules! rx_duts {
                 s_axis.is_last_pkt, m_axis.tready],
             outputs: [req.ready, resp.valid, resp.fail, resp_fail_reason, resp.rx_msg_id, resp.is_new_msg, resp.is_new_pkt, resp.is_last_pkt,
                 resp.ack_no, s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, release_valid, release_slot, release_reason,
-                busy_slots, free_lists_full, fail_zero_len_count, fail_too_long_count, fail_bad_offset_count, fail_len_mismatch_count,
-                fail_no_id_count, fail_no_buffer_count, fail_bucket_full_count, duplicate_count, recent_duplicate_count, class_fallback_count,
+                busy_slots, free_lists_full, table_counters.fail_zero_len_count, table_counters.fail_too_long_count, table_counters.fail_bad_offset_count, table_counters.fail_len_mismatch_count,
+                table_counters.fail_no_id_count, table_counters.fail_no_buffer_count, table_counters.fail_bucket_full_count, table_counters.duplicate_count, table_counters.recent_duplicate_count, table_counters.class_fallback_count,
                 drop_stale_count, drop_bad_offset_count, drop_duplicate_count, drop_bad_length_count, gc_count, stale_timeout_count,
-                delivered_count, delivered_set_full_wait_count]);
+                delivered_count, table_counters.full_wait_count]);
     };
 }
 

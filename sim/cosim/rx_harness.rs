@@ -125,24 +125,30 @@ const INPUTS: [&str; 15] = [
 const OUTPUTS: [&str; 8] =
     ["s_axis$tready", "m_axis$tdata", "m_axis$tkeep", "m_axis$tlast", "m_axis$tvalid", "release_valid", "release_slot", "release_reason"];
 
-/// Names of the counters, in the order of [`RxCounters`]' fields.
-pub const RX_COUNTERS: [&str; 15] = [
+/// GetRxMsgInfo's counters, in the order of its `counters` bundle (which the reassembly passes
+/// up as `table_counters`).
+pub const TABLE_COUNTERS: [&str; 11] = [
     "fail_zero_len_count",
     "fail_too_long_count",
     "fail_bad_offset_count",
     "fail_len_mismatch_count",
     "fail_no_id_count",
     "fail_no_buffer_count",
+    "fail_bucket_full_count",
     "duplicate_count",
     "recent_duplicate_count",
     "class_fallback_count",
-    "drop_stale_count",
-    "drop_bad_offset_count",
-    "drop_duplicate_count",
-    "drop_bad_length_count",
-    "gc_count",
-    "delivered_count",
+    "full_wait_count",
 ];
+
+/// The port of the counter `name`: a port of that name, or the member of GetRxMsgInfo's counter
+/// bundle (`counters$…` on the table, `table_counters$…` on the reassembly).
+pub fn counter_port(m: &VerilatedModel, name: &str) -> PortId {
+    m.port(name)
+        .or_else(|| m.port(&format!("counters${name}")))
+        .or_else(|| m.port(&format!("table_counters${name}")))
+        .unwrap_or_else(|| panic!("no counter {name}"))
+}
 
 /// The reassembly's Verilator model with a packet feeder and a message collector.
 pub struct RxHarness {
@@ -279,27 +285,28 @@ impl RxHarness {
 
     /// Every counter.
     pub fn counters(&self) -> RxCounters {
-        let v: Vec<u64> = RX_COUNTERS.iter().map(|n| self.m.get(self.m.port_or_panic(n))).collect();
+        let c = |name: &str| self.output(name);
         RxCounters {
-            fail_zero_len: v[0],
-            fail_too_long: v[1],
-            fail_bad_offset: v[2],
-            fail_len_mismatch: v[3],
-            fail_no_id: v[4],
-            fail_no_buffer: v[5],
-            duplicate: v[6],
-            recent_duplicate: v[7],
-            class_fallback: v[8],
-            drop_stale: v[9],
-            drop_bad_offset: v[10],
-            drop_duplicate: v[11],
-            drop_bad_length: v[12],
-            gc: v[13],
-            delivered: v[14],
+            fail_zero_len: c("fail_zero_len_count"),
+            fail_too_long: c("fail_too_long_count"),
+            fail_bad_offset: c("fail_bad_offset_count"),
+            fail_len_mismatch: c("fail_len_mismatch_count"),
+            fail_no_id: c("fail_no_id_count"),
+            fail_no_buffer: c("fail_no_buffer_count"),
+            duplicate: c("duplicate_count"),
+            recent_duplicate: c("recent_duplicate_count"),
+            class_fallback: c("class_fallback_count"),
+            drop_stale: c("drop_stale_count"),
+            drop_bad_offset: c("drop_bad_offset_count"),
+            drop_duplicate: c("drop_duplicate_count"),
+            drop_bad_length: c("drop_bad_length_count"),
+            gc: c("gc_count"),
+            delivered: c("delivered_count"),
         }
     }
 
+    /// An output or counter by name (see [`counter_port`]).
     pub fn output(&self, name: &str) -> u64 {
-        self.m.get(self.m.port_or_panic(name))
+        self.m.get(counter_port(&self.m, name))
     }
 }

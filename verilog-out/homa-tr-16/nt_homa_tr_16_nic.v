@@ -178,15 +178,15 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [7:0] ingress$ev$pkt_offset;
     wire  [15:0] ingress$ev$tx_msg_id;
     wire  [7:0] ingress$ev$rank;
-    wire  [31:0] ingress$grant_sent_count;
-    wire  [31:0] ingress$ack_sent_count;
-    wire  [31:0] ingress$nack_sent_count;
-    wire  [31:0] ingress$sched_inserts_count;
-    wire  [31:0] ingress$sched_removes_count;
-    wire  [31:0] ingress$sched_unknown_removes_count;
-    wire  [31:0] ingress$sched_fifo_enters_count;
-    wire  [31:0] ingress$sched_levels;
-    wire  [31:0] ingress$offset_range_count;
+    wire  [31:0] ingress$counters$offset_range_count;
+    wire  [31:0] ingress$counters$grant_sent_count;
+    wire  [31:0] ingress$counters$ack_sent_count;
+    wire  [31:0] ingress$counters$nack_sent_count;
+    wire  [31:0] ingress$counters$sched_inserts_count;
+    wire  [31:0] ingress$counters$sched_removes_count;
+    wire  [31:0] ingress$counters$sched_unknown_removes_count;
+    wire  [31:0] ingress$counters$sched_fifo_enters_count;
+    wire  [31:0] ingress$counters$sched_levels;
     reg  egress$clock;
     reg  egress$reset;
     reg  [15:0] egress$rtt_pkts;
@@ -269,17 +269,17 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
     wire  [1:0] reassembly$release_reason;
     wire  [15:0] reassembly$busy_slots;
     wire  [4:0] reassembly$free_lists_full;
-    wire  [31:0] reassembly$fail_zero_len_count;
-    wire  [31:0] reassembly$fail_too_long_count;
-    wire  [31:0] reassembly$fail_bad_offset_count;
-    wire  [31:0] reassembly$fail_len_mismatch_count;
-    wire  [31:0] reassembly$fail_no_id_count;
-    wire  [31:0] reassembly$fail_no_buffer_count;
-    wire  [31:0] reassembly$fail_bucket_full_count;
-    wire  [31:0] reassembly$duplicate_count;
-    wire  [31:0] reassembly$recent_duplicate_count;
-    wire  [31:0] reassembly$delivered_set_full_wait_count;
-    wire  [31:0] reassembly$class_fallback_count;
+    wire  [31:0] reassembly$table_counters$fail_zero_len_count;
+    wire  [31:0] reassembly$table_counters$fail_too_long_count;
+    wire  [31:0] reassembly$table_counters$fail_bad_offset_count;
+    wire  [31:0] reassembly$table_counters$fail_len_mismatch_count;
+    wire  [31:0] reassembly$table_counters$fail_no_id_count;
+    wire  [31:0] reassembly$table_counters$fail_no_buffer_count;
+    wire  [31:0] reassembly$table_counters$fail_bucket_full_count;
+    wire  [31:0] reassembly$table_counters$duplicate_count;
+    wire  [31:0] reassembly$table_counters$recent_duplicate_count;
+    wire  [31:0] reassembly$table_counters$class_fallback_count;
+    wire  [31:0] reassembly$table_counters$full_wait_count;
     wire  [31:0] reassembly$drop_stale_count;
     wire  [31:0] reassembly$drop_bad_offset_count;
     wire  [31:0] reassembly$drop_duplicate_count;
@@ -706,15 +706,15 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         .ev$pkt_offset(ingress$ev$pkt_offset),
         .ev$tx_msg_id(ingress$ev$tx_msg_id),
         .ev$rank(ingress$ev$rank),
-        .grant_sent_count(ingress$grant_sent_count),
-        .ack_sent_count(ingress$ack_sent_count),
-        .nack_sent_count(ingress$nack_sent_count),
-        .sched_inserts_count(ingress$sched_inserts_count),
-        .sched_removes_count(ingress$sched_removes_count),
-        .sched_unknown_removes_count(ingress$sched_unknown_removes_count),
-        .sched_fifo_enters_count(ingress$sched_fifo_enters_count),
-        .sched_levels(ingress$sched_levels),
-        .offset_range_count(ingress$offset_range_count)
+        .counters$offset_range_count(ingress$counters$offset_range_count),
+        .counters$grant_sent_count(ingress$counters$grant_sent_count),
+        .counters$ack_sent_count(ingress$counters$ack_sent_count),
+        .counters$nack_sent_count(ingress$counters$nack_sent_count),
+        .counters$sched_inserts_count(ingress$counters$sched_inserts_count),
+        .counters$sched_removes_count(ingress$counters$sched_removes_count),
+        .counters$sched_unknown_removes_count(ingress$counters$sched_unknown_removes_count),
+        .counters$sched_fifo_enters_count(ingress$counters$sched_fifo_enters_count),
+        .counters$sched_levels(ingress$counters$sched_levels)
     );
     nt_homa_tr_16_nic$egress egress(
         .clock(egress$clock),
@@ -801,17 +801,17 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         .release_reason(reassembly$release_reason),
         .busy_slots(reassembly$busy_slots),
         .free_lists_full(reassembly$free_lists_full),
-        .fail_zero_len_count(reassembly$fail_zero_len_count),
-        .fail_too_long_count(reassembly$fail_too_long_count),
-        .fail_bad_offset_count(reassembly$fail_bad_offset_count),
-        .fail_len_mismatch_count(reassembly$fail_len_mismatch_count),
-        .fail_no_id_count(reassembly$fail_no_id_count),
-        .fail_no_buffer_count(reassembly$fail_no_buffer_count),
-        .fail_bucket_full_count(reassembly$fail_bucket_full_count),
-        .duplicate_count(reassembly$duplicate_count),
-        .recent_duplicate_count(reassembly$recent_duplicate_count),
-        .delivered_set_full_wait_count(reassembly$delivered_set_full_wait_count),
-        .class_fallback_count(reassembly$class_fallback_count),
+        .table_counters$fail_zero_len_count(reassembly$table_counters$fail_zero_len_count),
+        .table_counters$fail_too_long_count(reassembly$table_counters$fail_too_long_count),
+        .table_counters$fail_bad_offset_count(reassembly$table_counters$fail_bad_offset_count),
+        .table_counters$fail_len_mismatch_count(reassembly$table_counters$fail_len_mismatch_count),
+        .table_counters$fail_no_id_count(reassembly$table_counters$fail_no_id_count),
+        .table_counters$fail_no_buffer_count(reassembly$table_counters$fail_no_buffer_count),
+        .table_counters$fail_bucket_full_count(reassembly$table_counters$fail_bucket_full_count),
+        .table_counters$duplicate_count(reassembly$table_counters$duplicate_count),
+        .table_counters$recent_duplicate_count(reassembly$table_counters$recent_duplicate_count),
+        .table_counters$class_fallback_count(reassembly$table_counters$class_fallback_count),
+        .table_counters$full_wait_count(reassembly$table_counters$full_wait_count),
         .drop_stale_count(reassembly$drop_stale_count),
         .drop_bad_offset_count(reassembly$drop_bad_offset_count),
         .drop_duplicate_count(reassembly$drop_duplicate_count),
@@ -1282,26 +1282,26 @@ module nt_homa_tr_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_t
         status$rx_fail_count = front$rx_fail_count;
         status$duplicate_data_count = front$duplicate_data_count;
         status$forwarded_count = front$forwarded_count;
-        status$offset_range_count = ingress$offset_range_count;
-        status$grant_sent_count = ingress$grant_sent_count;
-        status$ack_sent_count = ingress$ack_sent_count;
-        status$nack_sent_count = ingress$nack_sent_count;
-        status$sched_inserts_count = ingress$sched_inserts_count;
-        status$sched_removes_count = ingress$sched_removes_count;
-        status$sched_unknown_removes_count = ingress$sched_unknown_removes_count;
-        status$sched_fifo_enters_count = ingress$sched_fifo_enters_count;
-        status$sched_levels = ingress$sched_levels;
-        status$fail_zero_len_count = reassembly$fail_zero_len_count;
-        status$fail_too_long_count = reassembly$fail_too_long_count;
-        status$fail_bad_offset_count = reassembly$fail_bad_offset_count;
-        status$fail_len_mismatch_count = reassembly$fail_len_mismatch_count;
-        status$fail_no_id_count = reassembly$fail_no_id_count;
-        status$fail_no_buffer_count = reassembly$fail_no_buffer_count;
-        status$fail_bucket_full_count = reassembly$fail_bucket_full_count;
-        status$rx_duplicate_count = reassembly$duplicate_count;
-        status$recent_duplicate_count = reassembly$recent_duplicate_count;
-        status$delivered_set_full_wait_count = reassembly$delivered_set_full_wait_count;
-        status$class_fallback_count = reassembly$class_fallback_count;
+        status$offset_range_count = ingress$counters$offset_range_count;
+        status$grant_sent_count = ingress$counters$grant_sent_count;
+        status$ack_sent_count = ingress$counters$ack_sent_count;
+        status$nack_sent_count = ingress$counters$nack_sent_count;
+        status$sched_inserts_count = ingress$counters$sched_inserts_count;
+        status$sched_removes_count = ingress$counters$sched_removes_count;
+        status$sched_unknown_removes_count = ingress$counters$sched_unknown_removes_count;
+        status$sched_fifo_enters_count = ingress$counters$sched_fifo_enters_count;
+        status$sched_levels = ingress$counters$sched_levels;
+        status$fail_zero_len_count = reassembly$table_counters$fail_zero_len_count;
+        status$fail_too_long_count = reassembly$table_counters$fail_too_long_count;
+        status$fail_bad_offset_count = reassembly$table_counters$fail_bad_offset_count;
+        status$fail_len_mismatch_count = reassembly$table_counters$fail_len_mismatch_count;
+        status$fail_no_id_count = reassembly$table_counters$fail_no_id_count;
+        status$fail_no_buffer_count = reassembly$table_counters$fail_no_buffer_count;
+        status$fail_bucket_full_count = reassembly$table_counters$fail_bucket_full_count;
+        status$rx_duplicate_count = reassembly$table_counters$duplicate_count;
+        status$recent_duplicate_count = reassembly$table_counters$recent_duplicate_count;
+        status$delivered_set_full_wait_count = reassembly$table_counters$full_wait_count;
+        status$class_fallback_count = reassembly$table_counters$class_fallback_count;
         status$drop_stale_count = reassembly$drop_stale_count;
         status$drop_bad_offset_count = reassembly$drop_bad_offset_count;
         status$drop_duplicate_count = reassembly$drop_duplicate_count;
@@ -7769,7 +7769,7 @@ module nt_homa_tr_16_nic$front$vd_seen(d,q,clock);
 endmodule // nt_homa_tr_16_nic$front$vd_seen
 
 
-module nt_homa_tr_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,cfg_ack_policy,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,grant_sent_count,ack_sent_count,nack_sent_count,sched_inserts_count,sched_removes_count,sched_unknown_removes_count,sched_fifo_enters_count,sched_levels,offset_range_count);
+module nt_homa_tr_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,cfg_ack_policy,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,counters$offset_range_count,counters$grant_sent_count,counters$ack_sent_count,counters$nack_sent_count,counters$sched_inserts_count,counters$sched_removes_count,counters$sched_unknown_removes_count,counters$sched_fifo_enters_count,counters$sched_levels);
 
     // Module arguments
     input wire  clock;
@@ -7823,15 +7823,15 @@ module nt_homa_tr_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$
     output reg  [7:0] ev$pkt_offset;
     output reg  [15:0] ev$tx_msg_id;
     output reg  [7:0] ev$rank;
-    output reg  [31:0] grant_sent_count;
-    output reg  [31:0] ack_sent_count;
-    output reg  [31:0] nack_sent_count;
-    output reg  [31:0] sched_inserts_count;
-    output reg  [31:0] sched_removes_count;
-    output reg  [31:0] sched_unknown_removes_count;
-    output reg  [31:0] sched_fifo_enters_count;
-    output reg  [31:0] sched_levels;
-    output reg  [31:0] offset_range_count;
+    output reg  [31:0] counters$offset_range_count;
+    output reg  [31:0] counters$grant_sent_count;
+    output reg  [31:0] counters$ack_sent_count;
+    output reg  [31:0] counters$nack_sent_count;
+    output reg  [31:0] counters$sched_inserts_count;
+    output reg  [31:0] counters$sched_removes_count;
+    output reg  [31:0] counters$sched_unknown_removes_count;
+    output reg  [31:0] counters$sched_fifo_enters_count;
+    output reg  [31:0] counters$sched_levels;
 
     // Constant declarations
     localparam  trimming = 1'b1;
@@ -8470,13 +8470,13 @@ module nt_homa_tr_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$
             r_meta$d = s3_meta$q;
             r_ack_no$d = s3_ack_no$q;
         end
-        sched_inserts_count = scheduler$inserts_count;
-        sched_removes_count = scheduler$removes_count;
-        sched_unknown_removes_count = scheduler$unknown_removes_count;
-        sched_fifo_enters_count = scheduler$fifo_enters_count;
+        counters$sched_inserts_count = scheduler$inserts_count;
+        counters$sched_removes_count = scheduler$removes_count;
+        counters$sched_unknown_removes_count = scheduler$unknown_removes_count;
+        counters$sched_fifo_enters_count = scheduler$fifo_enters_count;
         levels$d = ((scheduler$occupancy) & 32'hffffffff) | (((scheduler$fifo_level) & 32'hffffffff) << 32'h8);
-        sched_levels = levels$q;
-        offset_range_count = 32'h0;
+        counters$sched_levels = levels$q;
+        counters$offset_range_count = 32'h0;
         msg_info$read_address = scheduler$res_id;
         g_valid$d = scheduler$res_valid & scheduler$res_grant;
         g_offset$d = scheduler$res_grant_offset;
@@ -8564,9 +8564,9 @@ module nt_homa_tr_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$
         if (ev$valid & (ev$ctrl_flags == 32'h4)) begin
             n_nack$increment = 1'b1;
         end
-        grant_sent_count = n_grant$count;
-        ack_sent_count = n_ack$count;
-        nack_sent_count = n_nack$count;
+        counters$grant_sent_count = n_grant$count;
+        counters$ack_sent_count = n_ack$count;
+        counters$nack_sent_count = n_nack$count;
         if (reset) begin
             s3_valid$d = 1'b0;
             r_valid$d = 1'b0;
@@ -37993,7 +37993,7 @@ module nt_homa_tr_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_homa_tr_16_nic$pktgen$tokens
 
 
-module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,delivered_set_full_wait_count,class_fallback_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,table_counters$fail_zero_len_count,table_counters$fail_too_long_count,table_counters$fail_bad_offset_count,table_counters$fail_len_mismatch_count,table_counters$fail_no_id_count,table_counters$fail_no_buffer_count,table_counters$fail_bucket_full_count,table_counters$duplicate_count,table_counters$recent_duplicate_count,table_counters$class_fallback_count,table_counters$full_wait_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
 
     // Module arguments
     input wire  clock;
@@ -38039,17 +38039,17 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$re
     output reg  [1:0] release_reason;
     output reg  [15:0] busy_slots;
     output reg  [4:0] free_lists_full;
-    output reg  [31:0] fail_zero_len_count;
-    output reg  [31:0] fail_too_long_count;
-    output reg  [31:0] fail_bad_offset_count;
-    output reg  [31:0] fail_len_mismatch_count;
-    output reg  [31:0] fail_no_id_count;
-    output reg  [31:0] fail_no_buffer_count;
-    output reg  [31:0] fail_bucket_full_count;
-    output reg  [31:0] duplicate_count;
-    output reg  [31:0] recent_duplicate_count;
-    output reg  [31:0] delivered_set_full_wait_count;
-    output reg  [31:0] class_fallback_count;
+    output wire  [31:0] table_counters$fail_zero_len_count;
+    output wire  [31:0] table_counters$fail_too_long_count;
+    output wire  [31:0] table_counters$fail_bad_offset_count;
+    output wire  [31:0] table_counters$fail_len_mismatch_count;
+    output wire  [31:0] table_counters$fail_no_id_count;
+    output wire  [31:0] table_counters$fail_no_buffer_count;
+    output wire  [31:0] table_counters$fail_bucket_full_count;
+    output wire  [31:0] table_counters$duplicate_count;
+    output wire  [31:0] table_counters$recent_duplicate_count;
+    output wire  [31:0] table_counters$class_fallback_count;
+    output wire  [31:0] table_counters$full_wait_count;
     output reg  [31:0] drop_stale_count;
     output reg  [31:0] drop_bad_offset_count;
     output reg  [31:0] drop_duplicate_count;
@@ -38085,17 +38085,6 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$re
     reg  [3:0] msg_table$release_slot;
     reg  msg_table$release_delivered;
     wire  [4:0] msg_table$free_lists_full;
-    wire  [31:0] msg_table$fail_zero_len_count;
-    wire  [31:0] msg_table$fail_too_long_count;
-    wire  [31:0] msg_table$fail_bad_offset_count;
-    wire  [31:0] msg_table$fail_len_mismatch_count;
-    wire  [31:0] msg_table$fail_no_id_count;
-    wire  [31:0] msg_table$fail_no_buffer_count;
-    wire  [31:0] msg_table$fail_bucket_full_count;
-    wire  [31:0] msg_table$duplicate_count;
-    wire  [31:0] msg_table$recent_duplicate_count;
-    wire  [31:0] msg_table$full_wait_count;
-    wire  [31:0] msg_table$class_fallback_count;
     reg  timer$clock;
     reg  timer$reset;
     reg  [63:0] timer$now;
@@ -38413,17 +38402,17 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$re
         .release_slot(msg_table$release_slot),
         .release_delivered(msg_table$release_delivered),
         .free_lists_full(msg_table$free_lists_full),
-        .fail_zero_len_count(msg_table$fail_zero_len_count),
-        .fail_too_long_count(msg_table$fail_too_long_count),
-        .fail_bad_offset_count(msg_table$fail_bad_offset_count),
-        .fail_len_mismatch_count(msg_table$fail_len_mismatch_count),
-        .fail_no_id_count(msg_table$fail_no_id_count),
-        .fail_no_buffer_count(msg_table$fail_no_buffer_count),
-        .fail_bucket_full_count(msg_table$fail_bucket_full_count),
-        .duplicate_count(msg_table$duplicate_count),
-        .recent_duplicate_count(msg_table$recent_duplicate_count),
-        .full_wait_count(msg_table$full_wait_count),
-        .class_fallback_count(msg_table$class_fallback_count)
+        .counters$fail_zero_len_count(table_counters$fail_zero_len_count),
+        .counters$fail_too_long_count(table_counters$fail_too_long_count),
+        .counters$fail_bad_offset_count(table_counters$fail_bad_offset_count),
+        .counters$fail_len_mismatch_count(table_counters$fail_len_mismatch_count),
+        .counters$fail_no_id_count(table_counters$fail_no_id_count),
+        .counters$fail_no_buffer_count(table_counters$fail_no_buffer_count),
+        .counters$fail_bucket_full_count(table_counters$fail_bucket_full_count),
+        .counters$duplicate_count(table_counters$duplicate_count),
+        .counters$recent_duplicate_count(table_counters$recent_duplicate_count),
+        .counters$class_fallback_count(table_counters$class_fallback_count),
+        .counters$full_wait_count(table_counters$full_wait_count)
     );
     nt_homa_tr_16_nic$reassembly$timer timer(
         .clock(timer$clock),
@@ -38912,17 +38901,6 @@ module nt_homa_tr_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$re
         resp$ack_no = msg_table$resp_ack_no;
         busy_slots = live$q;
         free_lists_full = msg_table$free_lists_full;
-        fail_zero_len_count = msg_table$fail_zero_len_count;
-        fail_too_long_count = msg_table$fail_too_long_count;
-        fail_bad_offset_count = msg_table$fail_bad_offset_count;
-        fail_len_mismatch_count = msg_table$fail_len_mismatch_count;
-        fail_no_id_count = msg_table$fail_no_id_count;
-        fail_no_buffer_count = msg_table$fail_no_buffer_count;
-        fail_bucket_full_count = msg_table$fail_bucket_full_count;
-        duplicate_count = msg_table$duplicate_count;
-        recent_duplicate_count = msg_table$recent_duplicate_count;
-        delivered_set_full_wait_count = msg_table$full_wait_count;
-        class_fallback_count = msg_table$class_fallback_count;
         drop_stale_count = c_stale$count;
         drop_bad_offset_count = c_bad_offset$count;
         drop_duplicate_count = c_duplicate$count;
@@ -40270,7 +40248,7 @@ module nt_homa_tr_16_nic$reassembly$live(d,q,clock);
 endmodule // nt_homa_tr_16_nic$reassembly$live
 
 
-module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,fail_zero_len_count,fail_too_long_count,fail_bad_offset_count,fail_len_mismatch_count,fail_no_id_count,fail_no_buffer_count,fail_bucket_full_count,duplicate_count,recent_duplicate_count,full_wait_count,class_fallback_count);
+module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,counters$fail_zero_len_count,counters$fail_too_long_count,counters$fail_bad_offset_count,counters$fail_len_mismatch_count,counters$fail_no_id_count,counters$fail_no_buffer_count,counters$fail_bucket_full_count,counters$duplicate_count,counters$recent_duplicate_count,counters$class_fallback_count,counters$full_wait_count);
 
     // Module arguments
     input wire  clock;
@@ -40304,17 +40282,17 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,re
     input wire  [3:0] release_slot;
     input wire  release_delivered;
     output reg  [4:0] free_lists_full;
-    output reg  [31:0] fail_zero_len_count;
-    output reg  [31:0] fail_too_long_count;
-    output reg  [31:0] fail_bad_offset_count;
-    output reg  [31:0] fail_len_mismatch_count;
-    output reg  [31:0] fail_no_id_count;
-    output reg  [31:0] fail_no_buffer_count;
-    output reg  [31:0] fail_bucket_full_count;
-    output reg  [31:0] duplicate_count;
-    output reg  [31:0] recent_duplicate_count;
-    output reg  [31:0] full_wait_count;
-    output reg  [31:0] class_fallback_count;
+    output reg  [31:0] counters$fail_zero_len_count;
+    output reg  [31:0] counters$fail_too_long_count;
+    output reg  [31:0] counters$fail_bad_offset_count;
+    output reg  [31:0] counters$fail_len_mismatch_count;
+    output reg  [31:0] counters$fail_no_id_count;
+    output reg  [31:0] counters$fail_no_buffer_count;
+    output reg  [31:0] counters$fail_bucket_full_count;
+    output reg  [31:0] counters$duplicate_count;
+    output reg  [31:0] counters$recent_duplicate_count;
+    output reg  [31:0] counters$class_fallback_count;
+    output reg  [31:0] counters$full_wait_count;
 
     // Constant declarations
     localparam  max_msg_len = 17'b1001100000000000;
@@ -41360,7 +41338,7 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,re
         buffers$clock = clock;
         delivered$clock = clock;
         delivered$reset = reset;
-        full_wait_count = delivered$full_wait_count;
+        counters$full_wait_count = delivered$full_wait_count;
         e00$read_clock = clock;
         e00$write_clock = clock;
         e01$read_clock = clock;
@@ -41416,16 +41394,16 @@ module nt_homa_tr_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,re
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = ((ids$full) & 5'h1f) | (((buffers$full) & 5'h1f) << 32'h1);
-        fail_zero_len_count = c_zero_len$count;
-        fail_too_long_count = c_too_long$count;
-        fail_bad_offset_count = c_bad_offset$count;
-        fail_len_mismatch_count = c_len_mismatch$count;
-        fail_no_id_count = c_no_id$count;
-        fail_no_buffer_count = c_no_buffer$count;
-        fail_bucket_full_count = c_bucket_full$count;
-        duplicate_count = c_duplicate$count;
-        recent_duplicate_count = c_recent$count;
-        class_fallback_count = c_fallback$count;
+        counters$fail_zero_len_count = c_zero_len$count;
+        counters$fail_too_long_count = c_too_long$count;
+        counters$fail_bad_offset_count = c_bad_offset$count;
+        counters$fail_len_mismatch_count = c_len_mismatch$count;
+        counters$fail_no_id_count = c_no_id$count;
+        counters$fail_no_buffer_count = c_no_buffer$count;
+        counters$fail_bucket_full_count = c_bucket_full$count;
+        counters$duplicate_count = c_duplicate$count;
+        counters$recent_duplicate_count = c_recent$count;
+        counters$class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;

@@ -82,12 +82,13 @@
 //! In: the front's decisions `act` and `done` ([`crate::pisa::ingress_front`]), `rtt_pkts` 16, `cfg_overcommit` 5,
 //! `cfg_unsched_prios` 4 (U), `cfg_dup_grant` 1, `cfg_ack_policy` 2, `rel_valid`, `rel_slot`; out `dlv`, `ctx` (to the transmit
 //! path), `prio_wr` (to the priority memory), `ev` (CtrlPktEvent; `ev.rank` carries the
-//! GRANT's priority, `ev.credit` its offset; no paced PULLs, so `ev.msg_gen` is 0), counters
-//! `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
+//! GRANT's priority, `ev.credit` its offset; no paced PULLs, so `ev.msg_gen` is 0), `counters`
+//! ([`ProgramCountersSource`]): `grant_sent_count`, `ack_sent_count`, `nack_sent_count`, the scheduler's `sched_*` (`sched_levels`: entries in use in bits 4–0,
 //! FIFO records in bits 23–8, registered: a cycle old), and `offset_range_count` = 0 (NDP's, part of the shell's interface).
 
 use crate::common::bundles::{
     ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
+    ProgramCountersSource,
 };
 use crate::common::event_counter::WrappingCounter;
 use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
@@ -139,17 +140,8 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     pub ctx: CreditTxEventSource,
     pub prio_wr: PriorityWriteSource<IW>,
     pub ev: CtrlPktEventSource<IW>,
-    pub grant_sent_count: Signal<Out, Bits<32>>,
-    pub ack_sent_count: Signal<Out, Bits<32>>,
-    pub nack_sent_count: Signal<Out, Bits<32>>,
-    pub sched_inserts_count: Signal<Out, Bits<32>>,
-    pub sched_removes_count: Signal<Out, Bits<32>>,
-    pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
-    pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
-    /// Scheduler entries in use (bits 4–0) and FIFO records (bits 23–8).
-    pub sched_levels: Signal<Out, Bits<32>>,
-    /// NDP's counter in the shell's program interface; Homa's ACKs carry no bitmap offset: 0.
-    pub offset_range_count: Signal<Out, Bits<32>>,
+    /// The program's status counters (`counters$ack_sent_count`, … in the Verilog).
+    pub counters: ProgramCountersSource,
     received: RegisterExtern<16, IW>,
     scheduler: PriorityScheduler<N, IW>,
     msg_info: RAM<Bits<128>, IW>,
@@ -432,13 +424,13 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             self.r_meta.d.next = self.s3_meta.q.val();
             self.r_ack_no.d.next = self.s3_ack_no.q.val();
         }
-        self.sched_inserts_count.next = self.scheduler.inserts_count.val();
-        self.sched_removes_count.next = self.scheduler.removes_count.val();
-        self.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
-        self.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
+        self.counters.sched_inserts_count.next = self.scheduler.inserts_count.val();
+        self.counters.sched_removes_count.next = self.scheduler.removes_count.val();
+        self.counters.sched_unknown_removes_count.next = self.scheduler.unknown_removes_count.val();
+        self.counters.sched_fifo_enters_count.next = self.scheduler.fifo_enters_count.val();
         self.levels.d.next = bit_cast::<32, 5>(self.scheduler.occupancy.val()) | (bit_cast::<32, 16>(self.scheduler.fifo_level.val()) << 8);
-        self.sched_levels.next = self.levels.q.val();
-        self.offset_range_count.next = 0.into();
+        self.counters.sched_levels.next = self.levels.q.val();
+        self.counters.offset_range_count.next = 0.into();
 
         // ---------------- P+7: scheduler decision; P+8: GRANT ----------------
         self.msg_info.read_address.next = self.scheduler.res_id.val();
@@ -540,9 +532,9 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x04) {
             self.n_nack.increment.next = true;
         }
-        self.grant_sent_count.next = self.n_grant.count.val();
-        self.ack_sent_count.next = self.n_ack.count.val();
-        self.nack_sent_count.next = self.n_nack.count.val();
+        self.counters.grant_sent_count.next = self.n_grant.count.val();
+        self.counters.ack_sent_count.next = self.n_ack.count.val();
+        self.counters.nack_sent_count.next = self.n_nack.count.val();
 
         if self.reset.val() {
             self.s3_valid.d.next = false;

@@ -61,10 +61,11 @@
 //! |---|---|
 //! | to the transmit path | `dlv.valid`, `dlv.tx_msg_id`, `dlv.ack_bitmap` 64; `ctx.valid`, `ctx.tx_msg_id`, `ctx.rtx_flag`, `ctx.rtx_bitmap` 64, `ctx.credit_flag`, `ctx.new_credit`, `ctx.allow_tx`, `ctx.raise_only` |
 //! | to the packet generator | `ev.valid`, `ev.msg_id` IW, `ev.msg_gen` 8, `ev.ctrl_flags` 8, `ev.pull`, `ev.credit` 16, `ev.remote_ip`, `ev.remote_port`, `ev.local_port`, `ev.msg_len`, `ev.pkt_offset`, `ev.tx_msg_id`, `ev.rank` |
-//! | counter | `offset_range_count` (ACK/NACK for an offset without a bitmap bit) |
+//! | counters | `counters` ([`ProgramCountersSource`]): `offset_range_count` (ACK/NACK for an offset without a bitmap bit); the others 0 |
 
 use crate::common::bundles::{
     ControlActionSink, CreditTxEventSource, CtrlPktEventSource, DataAnswerSink, DeliveredEventSource, PriorityWriteSource,
+    ProgramCountersSource,
 };
 use crate::common::event_counter::WrappingCounter;
 use crate::nic::empty_egress::EmptyEgress;
@@ -103,7 +104,8 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     pub dlv: DeliveredEventSource,
     pub ctx: CreditTxEventSource,
     pub ev: CtrlPktEventSource<IW>,
-    pub offset_range_count: Signal<Out, Bits<32>>,
+    /// The program's status counters (`counters$ack_sent_count`, … in the Verilog).
+    pub counters: ProgramCountersSource,
     // The shell's program interface has Homa's scheduler ports; NDP has no scheduler and no
     // priority memory: the inputs are not read, the outputs are 0.
     pub cfg_overcommit: Signal<In, Bits<5>>,
@@ -117,14 +119,6 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     pub rel_valid: Signal<In, Bit>,
     pub rel_slot: Signal<In, Bits<IW>>,
     pub prio_wr: PriorityWriteSource<IW>,
-    pub grant_sent_count: Signal<Out, Bits<32>>,
-    pub ack_sent_count: Signal<Out, Bits<32>>,
-    pub nack_sent_count: Signal<Out, Bits<32>>,
-    pub sched_inserts_count: Signal<Out, Bits<32>>,
-    pub sched_removes_count: Signal<Out, Bits<32>>,
-    pub sched_unknown_removes_count: Signal<Out, Bits<32>>,
-    pub sched_fifo_enters_count: Signal<Out, Bits<32>>,
-    pub sched_levels: Signal<Out, Bits<32>>,
     credit: RegisterExtern<16, IW>,
     s3_event: DFF<Bit>,
     s3_flags: DFF<Bits<8>>,
@@ -221,18 +215,18 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         self.ev.pkt_offset.next = self.s3_meta.q.val().get_bits::<8>(80);
         self.ev.tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
         self.ev.rank.next = 0.into();
-        self.offset_range_count.next = self.n_offset_range.count.val();
+        self.counters.offset_range_count.next = self.n_offset_range.count.val();
         self.prio_wr.valid.next = false;
         self.prio_wr.index.next = 0.into();
         self.prio_wr.value.next = 0.into();
-        self.grant_sent_count.next = 0.into();
-        self.ack_sent_count.next = 0.into();
-        self.nack_sent_count.next = 0.into();
-        self.sched_inserts_count.next = 0.into();
-        self.sched_removes_count.next = 0.into();
-        self.sched_unknown_removes_count.next = 0.into();
-        self.sched_fifo_enters_count.next = 0.into();
-        self.sched_levels.next = 0.into();
+        self.counters.grant_sent_count.next = 0.into();
+        self.counters.ack_sent_count.next = 0.into();
+        self.counters.nack_sent_count.next = 0.into();
+        self.counters.sched_inserts_count.next = 0.into();
+        self.counters.sched_removes_count.next = 0.into();
+        self.counters.sched_unknown_removes_count.next = 0.into();
+        self.counters.sched_fifo_enters_count.next = 0.into();
+        self.counters.sched_levels.next = 0.into();
 
         if self.reset.val() {
             self.s3_event.d.next = false;

@@ -6,7 +6,7 @@
 use nanotransport_hdl::nic::delivered_set::DELIVERED_SET_BUCKET_BITS;
 use nanotransport_hdl::nic::get_rx_msg_info::{fail_reason, hash0, hash1, RX_MSG_ID_NONE};
 use nanotransport_reference::rx::{key_of, RxRequest, RxResponse};
-use nanotransport_sim::cosim::rx_harness::{RxRequestPorts, RxResponsePorts};
+use nanotransport_sim::cosim::rx_harness::{counter_port, RxRequestPorts, RxResponsePorts, TABLE_COUNTERS as COUNTERS};
 use nanotransport_sim::cosim::verilated::{PortId, VerilatedModel};
 use nanotransport_testbenches::rx::RxSize;
 use nanotransport_testbenches::rx::{RX_128, RX_16};
@@ -14,19 +14,6 @@ use nanotransport_testbenches::{cases, seed};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;
-
-const COUNTERS: [&str; 10] = [
-    "fail_zero_len_count",
-    "fail_too_long_count",
-    "fail_bad_offset_count",
-    "fail_len_mismatch_count",
-    "fail_no_id_count",
-    "fail_no_buffer_count",
-    "fail_bucket_full_count",
-    "duplicate_count",
-    "recent_duplicate_count",
-    "class_fallback_count",
-];
 
 struct Table {
     m: VerilatedModel,
@@ -101,7 +88,7 @@ impl Table {
     }
 
     fn counter(&self, name: &str) -> u64 {
-        self.m.get(self.m.port_or_panic(name))
+        self.m.get(counter_port(&self.m, name))
     }
 }
 

@@ -750,7 +750,7 @@ fn activity_count(nic: &NicSim) -> usize {
     nic.tx_frames.len() + nic.delivered.len() + nic.rx_beat_cycles.len() + nic.completions.len() + nic.stages.cpu_tx.len()
 }
 
-/// [`quiet`] at the NIC's current cycle.
+/// Whether the NIC is quiet at its current cycle: no input left, nothing part-way out, no activity for the horizon (counted from `start`).
 pub fn quiet_for(nic: &NicSim, start: u64) -> bool {
     quiet(nic, start, nic.cycle)
 }

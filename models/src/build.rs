@@ -4,7 +4,7 @@
 //!
 //! For each file:
 //! 1. read the top module's port list from the Verilog text;
-//! 2. turn it into Yosys' processed, flattened netlist ([`netlist`]);
+//! 2. turn it into Yosys' processed, flattened netlist (`netlist`);
 //! 3. verilate it (`--cc`, plus `--trace` only for a [`Flavour::TRACED`] model) and compile it
 //!    with Verilator's own makefile (through `ccache` when it is on PATH);
 //! 4. write a C++ shim — `extern "C"` new/free/eval/tick/trace functions and one setter and one
@@ -362,7 +362,7 @@ fn lock_file(dir: &Path) -> Result<std::fs::File, String> {
     Ok(f)
 }
 
-/// The Yosys script of [`netlist`]. A RAM's write enable comes out of `proc` as a multiplexer
+/// The Yosys script of `netlist`. A RAM's write enable comes out of `proc` as a multiplexer
 /// of all-ones and zeros; mapping that multiplexer to single-bit ones and folding them lets every
 /// enable bit be the same signal, so `write_verilog` writes whole words (otherwise each data bit
 /// is its own write, which Verilator turns into one delayed update per bit of the memory).

@@ -56,11 +56,11 @@ use std::collections::HashMap;
 pub struct BoltConfig {
     /// Largest frame, bytes (Ethernet, no FCS).
     pub mtu: usize,
-    /// Initial window, bytes [BandwidthDelayProduct].
+    /// Initial window, bytes (`BandwidthDelayProduct` in the authors' sender).
     pub init_cwnd: f64,
-    /// [MaxCwnd], bytes.
+    /// `MaxCwnd` in the authors' sender, bytes.
     pub max_cwnd: f64,
-    /// [MinCwnd], bytes.
+    /// `MinCwnd` in the authors' sender, bytes.
     pub min_cwnd: f64,
     /// The host's link, Gb/s (the rate before the first RTT sample).
     pub link_gbps: f64,

@@ -3,7 +3,7 @@
 //! decisions the credit register (an ifElseRAW [`RegisterExtern`]) and the events.
 //!
 //! # What it does per packet (Algorithm 5)
-//! The match-action stage ([`MatchTable`] loaded with [`ndp_ingress_program`]) picks one action
+//! The match-action stage ([`MatchTable`](crate::pisa::match_action::MatchTable) loaded with [`ndp_ingress_program`]) picks one action
 //! from the flags:
 //! * **DATA** (not CHOP): the IPv4 length must equal what the packet should carry,
 //!   `min(1024, msg_len − 1024 · pkt_offset)` (else dropped, `bad_length_count`, no GetRxMsgInfo).

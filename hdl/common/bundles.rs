@@ -22,6 +22,7 @@
 //! | [`RxMsgInfoAnswerSource`] / [`RxMsgInfoAnswerSink`] | its answer | reassembly → ingress front |
 //! | [`RxMsgInfoCountersSource`] / [`RxMsgInfoCountersSink`] | GetRxMsgInfo's status counters | GetRxMsgInfo → reassembly → shell (status bank) |
 //! | [`ProgramCountersSource`] / [`ProgramCountersSink`] | an ingress program's status counters | ingress program → shell (status bank) |
+//! | [`PacketDescriptorSource`] / [`PacketDescriptorSink`] | a packet descriptor (Listing 3.2): which packet of which message goes next | packetization core → packet read-out |
 //! | [`StreamSource`] / [`StreamSink`] | a plain AXI4-Stream of a given width (no metadata) | MAC RX → ingress front → parser; deparser → MAC TX; CPU ↔ reassembly and transmit path; Bolt's stream |
 //! | [`AxiLiteInitiator`] / [`AxiLiteTarget`] | AXI4-Lite, 12-bit byte addresses, 32-bit data | the NIC's register port → register file |
 //!
@@ -339,5 +340,28 @@ bundle! {
         fwd sched_fifo_enters_count: Bits<32>,
         /// Scheduler entries in use (bits 4–0) and FIFO records (bits 23–8).
         fwd sched_levels: Bits<32>,
+    }
+}
+
+bundle! {
+    /// A packet descriptor (Listing 3.2): the packet of a message that goes next, with the
+    /// metadata it carries, from the packetization core to the packet read-out (valid/ready).
+    PacketDescriptorSource "PacketDescriptorSource", PacketDescriptorSink "PacketDescriptorSink" <const IW: usize> {
+        fwd valid: Bit,
+        back ready: Bit,
+        /// The message's transmit slot.
+        fwd slot: Bits<IW>,
+        fwd remote_ip: Bits<32>,
+        fwd remote_port: Bits<16>,
+        fwd msg_len: Bits<16>,
+        /// The packet's offset in the message, in packets.
+        fwd offset: Bits<8>,
+        fwd local_port: Bits<16>,
+        fwd tx_msg_id: Bits<16>,
+        fwd credit: Bits<16>,
+        fwd rank: Bits<8>,
+        fwd flags: Bits<8>,
+        fwd is_new_msg: Bit,
+        fwd is_rtx: Bit,
     }
 }

@@ -12,9 +12,8 @@
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `clock`, `reset` | in | 1 | reset ends a packet and empties the output buffer |
-//! | `desc_valid`, `desc_ready` | in, out | 1 | a descriptor is taken when both are high: when idle, or in the cycle the active packet's last read is issued |
-//! | `desc_slot`, `desc_base` | in | IW, PW | its message slot and the slot's buffer base (64-bit word) |
-//! | `desc_remote_ip`, `desc_remote_port`, `desc_msg_len`, `desc_offset`, `desc_local_port`, `desc_tx_msg_id`, `desc_credit`, `desc_rank`, `desc_flags`, `desc_is_new_msg`, `desc_is_rtx` | in | 32, 16, 16, 8, 16, 16, 16, 8, 8, 1, 1 | Listing 3.2 |
+//! | `desc` | in | [`PacketDescriptorSink`] | the descriptor: `valid`/`ready` (taken when both are high: when idle, or in the cycle the active packet's last read is issued), `slot` IW, and Listing 3.2's `remote_ip`, `remote_port`, `msg_len`, `offset`, `local_port`, `tx_msg_id`, `credit`, `rank`, `flags`, `is_new_msg`, `is_rtx` |
+//! | `desc_base` | in | PW | the slot's buffer base (64-bit word), with the descriptor |
 //! | `payload_address`, `payload_data` | out, in | PW, 64 | the payload memory's read port (the word addressed in one cycle arrives in the next) |
 //! | `m_axis_pkt` | out | [`NicPacketSource`] | the packet stream: beats and the metadata of Listing 3.2 |
 //! | `busy`, `busy_slot` | out | 1, IW | a packet is being read, and its slot |
@@ -26,7 +25,7 @@
 //! buffer has room, so beats leave at one per cycle while `tready` is high, and a descriptor
 //! taken with the previous packet's last read follows it without a gap.
 
-use crate::common::bundles::NicPacketSource;
+use crate::common::bundles::{NicPacketSource, PacketDescriptorSink};
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -39,21 +38,10 @@ const META_BITS: usize = 138;
 pub struct PacketReadOut<const IW: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
-    pub desc_valid: Signal<In, Bit>,
-    pub desc_ready: Signal<Out, Bit>,
-    pub desc_slot: Signal<In, Bits<IW>>,
+    /// The descriptor to read out (`desc$valid`, … in the Verilog); its buffer's first word
+    /// comes beside it in `desc_base`.
+    pub desc: PacketDescriptorSink<IW>,
     pub desc_base: Signal<In, Bits<PW>>,
-    pub desc_remote_ip: Signal<In, Bits<32>>,
-    pub desc_remote_port: Signal<In, Bits<16>>,
-    pub desc_msg_len: Signal<In, Bits<16>>,
-    pub desc_offset: Signal<In, Bits<8>>,
-    pub desc_local_port: Signal<In, Bits<16>>,
-    pub desc_tx_msg_id: Signal<In, Bits<16>>,
-    pub desc_credit: Signal<In, Bits<16>>,
-    pub desc_rank: Signal<In, Bits<8>>,
-    pub desc_flags: Signal<In, Bits<8>>,
-    pub desc_is_new_msg: Signal<In, Bit>,
-    pub desc_is_rtx: Signal<In, Bit>,
     pub payload_address: Signal<Out, Bits<PW>>,
     pub payload_data: Signal<In, Bits<64>>,
     pub m_axis_pkt: NicPacketSource,
@@ -151,14 +139,14 @@ impl<const IW: usize, const PW: usize> Logic for PacketReadOut<IW, PW> {
             | (((self.e_count.q.val() == 2) & self.pop.val()) & (!self.s1_valid.q.val()));
         self.issue.next = self.rd_active.q.val() & self.space.val();
         self.issue_last.next = self.issue.val() & (self.rd_beats.q.val() == 1);
-        self.desc_ready.next = (!self.rd_active.q.val()) | self.issue_last.val();
-        self.accept.next = self.desc_valid.val() & ((!self.rd_active.q.val()) | self.issue_last.val());
+        self.desc.ready.next = (!self.rd_active.q.val()) | self.issue_last.val();
+        self.accept.next = self.desc.valid.val() & ((!self.rd_active.q.val()) | self.issue_last.val());
         // Descriptor → first word address, beats and the last beat's keep.
         // The packet carries min(1024, msg_len − 1024·offset) bytes. The low 10 bits of
         // 1024·offset are zero, so only the KiB part is subtracted (6 bits), and the short last
         // packet's beats and keep come from `msg_len mod 1024` alone, beside the subtraction.
-        self.d_kib_left.next = bit_cast::<9, 16>(self.desc_msg_len.val() >> 10) - bit_cast::<9, 8>(self.desc_offset.val());
-        self.d_tail_bytes.next = self.desc_msg_len.val().get_bits::<10>(0);
+        self.d_kib_left.next = bit_cast::<9, 16>(self.desc.msg_len.val() >> 10) - bit_cast::<9, 8>(self.desc.offset.val());
+        self.d_tail_bytes.next = self.desc.msg_len.val().get_bits::<10>(0);
         self.d_short.next = self.d_kib_left.val() == 0;
         self.d_beats.next = 128.into();
         self.d_last_keep.next = 0xFF.into();
@@ -169,22 +157,22 @@ impl<const IW: usize, const PW: usize> Logic for PacketReadOut<IW, PW> {
                 self.d_last_keep.next = !(self.ones8.val() << bit_cast::<8, 3>(self.d_tail_bytes.val().get_bits::<3>(0)));
             }
         }
-        self.d_first_word.next = self.desc_base.val() + (bit_cast::<PW, 8>(self.desc_offset.val()) << 7);
-        self.d_meta_lo.next = bit_cast::<META_BITS, 32>(self.desc_remote_ip.val())
-            | (bit_cast::<META_BITS, 16>(self.desc_remote_port.val()) << 32)
-            | (bit_cast::<META_BITS, 16>(self.desc_msg_len.val()) << 48)
-            | (bit_cast::<META_BITS, 8>(self.desc_offset.val()) << 64)
-            | (bit_cast::<META_BITS, 16>(self.desc_local_port.val()) << 72)
-            | (bit_cast::<META_BITS, 16>(self.desc_tx_msg_id.val()) << 88)
-            | (bit_cast::<META_BITS, 16>(self.desc_credit.val()) << 104)
-            | (bit_cast::<META_BITS, 8>(self.desc_rank.val()) << 120)
-            | (bit_cast::<META_BITS, 8>(self.desc_flags.val()) << 128);
+        self.d_first_word.next = self.desc_base.val() + (bit_cast::<PW, 8>(self.desc.offset.val()) << 7);
+        self.d_meta_lo.next = bit_cast::<META_BITS, 32>(self.desc.remote_ip.val())
+            | (bit_cast::<META_BITS, 16>(self.desc.remote_port.val()) << 32)
+            | (bit_cast::<META_BITS, 16>(self.desc.msg_len.val()) << 48)
+            | (bit_cast::<META_BITS, 8>(self.desc.offset.val()) << 64)
+            | (bit_cast::<META_BITS, 16>(self.desc.local_port.val()) << 72)
+            | (bit_cast::<META_BITS, 16>(self.desc.tx_msg_id.val()) << 88)
+            | (bit_cast::<META_BITS, 16>(self.desc.credit.val()) << 104)
+            | (bit_cast::<META_BITS, 8>(self.desc.rank.val()) << 120)
+            | (bit_cast::<META_BITS, 8>(self.desc.flags.val()) << 128);
         self.d_meta_new.next = 0.into();
-        if self.desc_is_new_msg.val() {
+        if self.desc.is_new_msg.val() {
             self.d_meta_new.next = self.bit136.val();
         }
         self.d_meta_rtx.next = 0.into();
-        if self.desc_is_rtx.val() {
+        if self.desc.is_rtx.val() {
             self.d_meta_rtx.next = self.bit137.val();
         }
         self.d_meta.next = (self.d_meta_lo.val() | self.d_meta_new.val()) | self.d_meta_rtx.val();
@@ -219,7 +207,7 @@ impl<const IW: usize, const PW: usize> Logic for PacketReadOut<IW, PW> {
         }
         if self.accept.val() {
             self.rd_active.d.next = true;
-            self.rd_slot.d.next = self.desc_slot.val();
+            self.rd_slot.d.next = self.desc.slot.val();
             self.rd_addr.d.next = self.d_first_word.val();
             self.rd_beats.d.next = self.d_beats.val();
             self.rd_last_keep.d.next = self.d_last_keep.val();

@@ -126,7 +126,7 @@
 //! | credit | `ctx.valid`, `ctx.tx_msg_id` 16, `ctx.rtx_flag`, `ctx.rtx_bitmap` 64, `ctx.credit_flag`, `ctx.new_credit` 16, `ctx.allow_tx`, `ctx.raise_only` | Algorithm 3 |
 //! | timeout in | `to_valid`, `to_ready`, `to_slot` IW, `to_meta` 24 | from the timer: meta = {tx_msg_id 16, maxTxPktOffset+1 8} |
 //! | timer out | `sched_valid`, `sched_slot` IW, `sched_meta` 24, `cancel_valid`, `cancel_slot` IW | to the timer |
-//! | packet out | `pkt_valid`, `pkt_ready`, `pkt_slot` IW, Listing 3.2: `pkt_remote_ip` 32, `pkt_remote_port` 16, `pkt_msg_len` 16, `pkt_offset` 8, `pkt_local_port` 16, `pkt_tx_msg_id` 16, `pkt_credit` 16, `pkt_rank` 8, `pkt_flags` 8 (DATA), `pkt_is_new_msg`, `pkt_is_rtx`; `pkt_q1_valid`/`pkt_q1_slot`, `pkt_q2_valid`/`pkt_q2_slot` (the second and third queued descriptors: the transmit path keeps their buffers out of the free list) | one packet descriptor, valid/ready |
+//! | packet out | `pkt` ([`PacketDescriptorSource`]): `valid`, `ready`, `slot` IW, Listing 3.2: `remote_ip` 32, `remote_port` 16, `msg_len` 16, `offset` 8, `local_port` 16, `tx_msg_id` 16, `credit` 16, `rank` 8, `flags` 8 (DATA), `is_new_msg`, `is_rtx`; `pkt_q1_valid`/`pkt_q1_slot`, `pkt_q2_valid`/`pkt_q2_slot` (the second and third queued descriptors: the transmit path keeps their buffers out of the free list) | one packet descriptor, valid/ready |
 //! | completion | `done_valid`, `done_tx_msg_id` 16 (slot = its low IW bits), `done_abandoned` | one-cycle pulse when a slot is freed |
 //! | status | `active` N, 16-bit saturating counters: `stale_delivered_count`, `stale_credit_count`, `stale_timeout_count`, `ack_beyond_count`, `rtx_beyond_count`, `credit_beyond_count`, `write_busy_count`, `delivered_msg_count`, `abandoned_msg_count`, `event_overflow_count` | |
 //!
@@ -147,7 +147,7 @@
 //! # Reset
 //! One cycle of `reset`: every slot inactive, queues empty, counters zero (IDs kept).
 
-use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink};
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, PacketDescriptorSource};
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
@@ -199,20 +199,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     pub cancel_valid: Signal<Out, Bit>,
     pub cancel_slot: Signal<Out, Bits<IW>>,
     // packet descriptor (Listing 3.2)
-    pub pkt_valid: Signal<Out, Bit>,
-    pub pkt_ready: Signal<In, Bit>,
-    pub pkt_slot: Signal<Out, Bits<IW>>,
-    pub pkt_remote_ip: Signal<Out, Bits<32>>,
-    pub pkt_remote_port: Signal<Out, Bits<16>>,
-    pub pkt_msg_len: Signal<Out, Bits<16>>,
-    pub pkt_offset: Signal<Out, Bits<8>>,
-    pub pkt_local_port: Signal<Out, Bits<16>>,
-    pub pkt_tx_msg_id: Signal<Out, Bits<16>>,
-    pub pkt_credit: Signal<Out, Bits<16>>,
-    pub pkt_rank: Signal<Out, Bits<8>>,
-    pub pkt_flags: Signal<Out, Bits<8>>,
-    pub pkt_is_new_msg: Signal<Out, Bit>,
-    pub pkt_is_rtx: Signal<Out, Bit>,
+    /// The next packet's descriptor (`pkt$valid`, … in the Verilog).
+    pub pkt: PacketDescriptorSource<IW>,
     pub pkt_q1_valid: Signal<Out, Bit>,
     pub pkt_q1_slot: Signal<Out, Bits<IW>>,
     pub pkt_q2_valid: Signal<Out, Bit>,
@@ -557,7 +545,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.ctx_head.next = self.ctx_q.head_data.val();
 
         // ---------------- descriptor queue room ----------------
-        self.q_pop.next = (self.q_count.q.val() != 0) & self.pkt_ready.val();
+        self.q_pop.next = (self.q_count.q.val() != 0) & self.pkt.ready.val();
         // Entries at the start of the next cycle, counting the S1 and S2 operations that may emit:
         // at most 2 leaves room for the descriptor of an operation issued now (3 entries). This
         // cycle's pop is not counted, so the packet stream's `tready` stays out of S0's choice;
@@ -934,19 +922,19 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             }
         }
         self.q_count.d.next = self.q_fill.val() + bit_cast::<2, 1>(self.e_go.val().into());
-        self.pkt_valid.next = self.q_count.q.val() != 0;
-        self.pkt_slot.next = self.q0.q.val().get_bits::<IW>(96);
-        self.pkt_remote_ip.next = self.q0.q.val().get_bits::<32>(0);
-        self.pkt_remote_port.next = self.q0.q.val().get_bits::<16>(32);
-        self.pkt_local_port.next = self.q0.q.val().get_bits::<16>(48);
-        self.pkt_msg_len.next = self.q0.q.val().get_bits::<16>(64);
-        self.pkt_rank.next = self.q0.q.val().get_bits::<8>(80);
-        self.pkt_offset.next = self.q0.q.val().get_bits::<8>(88);
-        self.pkt_tx_msg_id.next = self.q0.q.val().get_bits::<16>(96);
-        self.pkt_credit.next = self.q0.q.val().get_bits::<16>(112);
-        self.pkt_is_new_msg.next = self.q0.q.val().get_bit(128);
-        self.pkt_is_rtx.next = self.q0.q.val().get_bit(129);
-        self.pkt_flags.next = 1.into();
+        self.pkt.valid.next = self.q_count.q.val() != 0;
+        self.pkt.slot.next = self.q0.q.val().get_bits::<IW>(96);
+        self.pkt.remote_ip.next = self.q0.q.val().get_bits::<32>(0);
+        self.pkt.remote_port.next = self.q0.q.val().get_bits::<16>(32);
+        self.pkt.local_port.next = self.q0.q.val().get_bits::<16>(48);
+        self.pkt.msg_len.next = self.q0.q.val().get_bits::<16>(64);
+        self.pkt.rank.next = self.q0.q.val().get_bits::<8>(80);
+        self.pkt.offset.next = self.q0.q.val().get_bits::<8>(88);
+        self.pkt.tx_msg_id.next = self.q0.q.val().get_bits::<16>(96);
+        self.pkt.credit.next = self.q0.q.val().get_bits::<16>(112);
+        self.pkt.is_new_msg.next = self.q0.q.val().get_bit(128);
+        self.pkt.is_rtx.next = self.q0.q.val().get_bit(129);
+        self.pkt.flags.next = 1.into();
         self.pkt_q1_valid.next = self.q_count.q.val() >= 2;
         self.pkt_q1_slot.next = self.q1.q.val().get_bits::<IW>(96);
         self.pkt_q2_valid.next = self.q_count.q.val() == 3;

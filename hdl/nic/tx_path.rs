@@ -107,7 +107,7 @@
 //! One cycle of `reset`: every buffer and slot free, timers cancelled, queues empty, counters
 //! zero (slot generations continue, see [`Packetization`]).
 
-use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSource, NicStreamSink};
+use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSource, NicStreamSink, PacketDescriptorSource};
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
@@ -468,7 +468,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // Buffer base addresses (64-bit words) of the writer's slot and of the descriptor's slot,
         // from the class layout (a table built from the size classes).
         self.w_base_rom.address.next = self.w_slot.q.val();
-        self.d_base_rom.address.next = self.core.pkt_slot.val();
+        self.d_base_rom.address.next = self.core.pkt.slot.val();
 
         // ---------------- configuration and events to the core ----------------
         self.core.default_credit.next = self.default_credit.val();
@@ -636,8 +636,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.comp_slot.next = self.comp_q.head_data.val().get_bits::<IW>(0);
         // Buffers referenced by the core's descriptor queue or the read-out stay out: one-hot
         // masks of their slots (no runtime-indexed update of an N-bit vector).
-        self.busy_core0.index.next = self.core.pkt_slot.val();
-        self.busy_core0.enable.next = self.core.pkt_valid.val();
+        self.busy_core0.index.next = self.core.pkt.slot.val();
+        self.busy_core0.enable.next = self.core.pkt.valid.val();
         self.busy_core1.index.next = self.core.pkt_q1_slot.val();
         self.busy_core1.enable.next = self.core.pkt_q1_valid.val();
         self.busy_core2.index.next = self.core.pkt_q2_slot.val();
@@ -654,7 +654,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.ret_cand_valid.d.next = self.ret_ffs.found.val();
         self.ret_cand_slot.d.next = self.ret_ffs.index.val();
         // Cycle 2: a slot that became busy since is kept (it is picked again later).
-        self.ret_cand_busy.next = (((self.core.pkt_valid.val() & (self.core.pkt_slot.val() == self.ret_cand_slot.q.val()))
+        self.ret_cand_busy.next = (((self.core.pkt.valid.val() & (self.core.pkt.slot.val() == self.ret_cand_slot.q.val()))
             | (self.core.pkt_q1_valid.val() & (self.core.pkt_q1_slot.val() == self.ret_cand_slot.q.val())))
             | (self.core.pkt_q2_valid.val() & (self.core.pkt_q2_slot.val() == self.ret_cand_slot.q.val())))
             | (self.read_out.busy.val() & (self.read_out.busy_slot.val() == self.ret_cand_slot.q.val()));
@@ -715,21 +715,8 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         }
         self.buf_in_use.d.next = self.in_use_after_alloc.val() & (!self.freed_mask.onehot.val());
         // ---------------- read-out ----------------
-        self.read_out.desc_valid.next = self.core.pkt_valid.val();
-        self.core.pkt_ready.next = self.read_out.desc_ready.val();
-        self.read_out.desc_slot.next = self.core.pkt_slot.val();
+        PacketDescriptorSource::<IW>::join(&mut self.core.pkt, &mut self.read_out.desc);
         self.read_out.desc_base.next = self.d_base_rom.data.val();
-        self.read_out.desc_remote_ip.next = self.core.pkt_remote_ip.val();
-        self.read_out.desc_remote_port.next = self.core.pkt_remote_port.val();
-        self.read_out.desc_msg_len.next = self.core.pkt_msg_len.val();
-        self.read_out.desc_offset.next = self.core.pkt_offset.val();
-        self.read_out.desc_local_port.next = self.core.pkt_local_port.val();
-        self.read_out.desc_tx_msg_id.next = self.core.pkt_tx_msg_id.val();
-        self.read_out.desc_credit.next = self.core.pkt_credit.val();
-        self.read_out.desc_rank.next = self.core.pkt_rank.val();
-        self.read_out.desc_flags.next = self.core.pkt_flags.val();
-        self.read_out.desc_is_new_msg.next = self.core.pkt_is_new_msg.val();
-        self.read_out.desc_is_rtx.next = self.core.pkt_is_rtx.val();
         self.payload.read_address.next = self.read_out.payload_address.val();
         self.read_out.payload_data.next = self.payload.read_data.val();
         NicPacketSource::link(&mut self.m_axis_pkt, &mut self.read_out.m_axis_pkt);

@@ -177,10 +177,10 @@ native_dut!(MessageReadOut<4, 17>, clocked: true,
     outputs: [ready, payload_address, done, done_slot, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
 
 native_dut!(PacketReadOut<4, 17>, clocked: true,
-    inputs: [reset, desc_valid, desc_slot, desc_base, desc_remote_ip, desc_remote_port, desc_msg_len, desc_offset,
-        desc_local_port, desc_tx_msg_id, desc_credit, desc_rank, desc_flags, desc_is_new_msg, desc_is_rtx, payload_data,
+    inputs: [reset, desc.valid, desc.slot, desc_base, desc.remote_ip, desc.remote_port, desc.msg_len, desc.offset,
+        desc.local_port, desc.tx_msg_id, desc.credit, desc.rank, desc.flags, desc.is_new_msg, desc.is_rtx, payload_data,
         m_axis_pkt.tready],
-    outputs: [desc_ready, payload_address, busy, busy_slot, m_axis_pkt.tdata, m_axis_pkt.tkeep, m_axis_pkt.tlast,
+    outputs: [desc.ready, payload_address, busy, busy_slot, m_axis_pkt.tdata, m_axis_pkt.tkeep, m_axis_pkt.tlast,
         m_axis_pkt.tvalid, m_axis_pkt.remote_ip, m_axis_pkt.remote_port, m_axis_pkt.msg_len, m_axis_pkt.pkt_offset,
         m_axis_pkt.local_port, m_axis_pkt.tx_msg_id, m_axis_pkt.credit, m_axis_pkt.rank, m_axis_pkt.flags,
         m_axis_pkt.is_new_msg, m_axis_pkt.is_rtx]);

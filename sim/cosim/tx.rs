@@ -16,10 +16,10 @@ macro_rules! native_tx_blocks {
             inputs: [reset, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout, new_valid, new_slot, new_remote_ip, new_remote_port,
                 new_local_port, new_msg_len, new_credit_valid, new_credit, new_rank, dlv.valid, dlv.tx_msg_id,
                 dlv.ack_bitmap, ctx.valid, ctx.tx_msg_id, ctx.rtx_flag, ctx.rtx_bitmap, ctx.credit_flag, ctx.new_credit,
-                ctx.allow_tx, ctx.raise_only, to_valid, to_slot, to_meta, pkt_ready],
+                ctx.allow_tx, ctx.raise_only, to_valid, to_slot, to_meta, pkt.ready],
             outputs: [new_ready, new_id_valid, new_id, to_ready, sched_valid, sched_slot, sched_meta, cancel_valid,
-                cancel_slot, pkt_valid, pkt_slot, pkt_remote_ip, pkt_remote_port, pkt_msg_len, pkt_offset, pkt_local_port,
-                pkt_tx_msg_id, pkt_credit, pkt_rank, pkt_flags, pkt_is_new_msg, pkt_is_rtx, pkt_q1_valid, pkt_q1_slot, pkt_q2_valid, pkt_q2_slot,
+                cancel_slot, pkt.valid, pkt.slot, pkt.remote_ip, pkt.remote_port, pkt.msg_len, pkt.offset, pkt.local_port,
+                pkt.tx_msg_id, pkt.credit, pkt.rank, pkt.flags, pkt.is_new_msg, pkt.is_rtx, pkt_q1_valid, pkt_q1_slot, pkt_q2_valid, pkt_q2_slot,
                 done_valid, done_tx_msg_id, done_abandoned, active, stale_delivered_count, stale_credit_count,
                 stale_timeout_count, ack_beyond_count, rtx_beyond_count, credit_beyond_count, write_busy_count,
                 delivered_msg_count, abandoned_msg_count, event_overflow_count]);
@@ -85,7 +85,7 @@ const CORE_INPUTS: &[&str] = &[
     "to_valid",
     "to_slot",
     "to_meta",
-    "pkt_ready",
+    "pkt$ready",
 ];
 const CORE_OUTPUTS: &[&str] = &[
     "new_ready",
@@ -97,19 +97,19 @@ const CORE_OUTPUTS: &[&str] = &[
     "sched_meta",
     "cancel_valid",
     "cancel_slot",
-    "pkt_valid",
-    "pkt_slot",
-    "pkt_remote_ip",
-    "pkt_remote_port",
-    "pkt_msg_len",
-    "pkt_offset",
-    "pkt_local_port",
-    "pkt_tx_msg_id",
-    "pkt_credit",
-    "pkt_rank",
-    "pkt_flags",
-    "pkt_is_new_msg",
-    "pkt_is_rtx",
+    "pkt$valid",
+    "pkt$slot",
+    "pkt$remote_ip",
+    "pkt$remote_port",
+    "pkt$msg_len",
+    "pkt$offset",
+    "pkt$local_port",
+    "pkt$tx_msg_id",
+    "pkt$credit",
+    "pkt$rank",
+    "pkt$flags",
+    "pkt$is_new_msg",
+    "pkt$is_rtx",
     "done_valid",
     "done_tx_msg_id",
     "done_abandoned",
@@ -161,7 +161,7 @@ impl VerilatedPacketization {
         v.model.eval();
         v.model.tick();
         v.set("reset", 0);
-        v.set("pkt_ready", 1);
+        v.set("pkt$ready", 1);
         v
     }
 
@@ -200,20 +200,20 @@ impl VerilatedPacketization {
         if g("new_id_valid") == 1 {
             a.new_id = Some(g("new_id") as u16);
         }
-        if g("pkt_valid") == 1 {
+        if g("pkt$valid") == 1 {
             a.packets.push(PacketDesc {
-                slot: g("pkt_slot") as u32,
-                remote_ip: g("pkt_remote_ip") as u32,
-                remote_port: g("pkt_remote_port") as u16,
-                msg_len: g("pkt_msg_len") as u16,
-                pkt_offset: g("pkt_offset") as u8,
-                local_port: g("pkt_local_port") as u16,
-                tx_msg_id: g("pkt_tx_msg_id") as u16,
-                credit: g("pkt_credit") as u16,
-                rank: g("pkt_rank") as u8,
-                flags: g("pkt_flags") as u8,
-                is_new_msg: g("pkt_is_new_msg") == 1,
-                is_rtx: g("pkt_is_rtx") == 1,
+                slot: g("pkt$slot") as u32,
+                remote_ip: g("pkt$remote_ip") as u32,
+                remote_port: g("pkt$remote_port") as u16,
+                msg_len: g("pkt$msg_len") as u16,
+                pkt_offset: g("pkt$offset") as u8,
+                local_port: g("pkt$local_port") as u16,
+                tx_msg_id: g("pkt$tx_msg_id") as u16,
+                credit: g("pkt$credit") as u16,
+                rank: g("pkt$rank") as u8,
+                flags: g("pkt$flags") as u8,
+                is_new_msg: g("pkt$is_new_msg") == 1,
+                is_rtx: g("pkt$is_rtx") == 1,
             });
         }
         if g("done_valid") == 1 {

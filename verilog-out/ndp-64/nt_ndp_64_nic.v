@@ -20603,20 +20603,20 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     wire  [23:0] core$sched_meta;
     wire  core$cancel_valid;
     wire  [5:0] core$cancel_slot;
-    wire  core$pkt_valid;
-    reg  core$pkt_ready;
-    wire  [5:0] core$pkt_slot;
-    wire  [31:0] core$pkt_remote_ip;
-    wire  [15:0] core$pkt_remote_port;
-    wire  [15:0] core$pkt_msg_len;
-    wire  [7:0] core$pkt_offset;
-    wire  [15:0] core$pkt_local_port;
-    wire  [15:0] core$pkt_tx_msg_id;
-    wire  [15:0] core$pkt_credit;
-    wire  [7:0] core$pkt_rank;
-    wire  [7:0] core$pkt_flags;
-    wire  core$pkt_is_new_msg;
-    wire  core$pkt_is_rtx;
+    wire  core$pkt$valid;
+    reg  core$pkt$ready;
+    wire  [5:0] core$pkt$slot;
+    wire  [31:0] core$pkt$remote_ip;
+    wire  [15:0] core$pkt$remote_port;
+    wire  [15:0] core$pkt$msg_len;
+    wire  [7:0] core$pkt$offset;
+    wire  [15:0] core$pkt$local_port;
+    wire  [15:0] core$pkt$tx_msg_id;
+    wire  [15:0] core$pkt$credit;
+    wire  [7:0] core$pkt$rank;
+    wire  [7:0] core$pkt$flags;
+    wire  core$pkt$is_new_msg;
+    wire  core$pkt$is_rtx;
     wire  core$pkt_q1_valid;
     wire  [5:0] core$pkt_q1_slot;
     wire  core$pkt_q2_valid;
@@ -20788,21 +20788,21 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     reg  wrapping$clock;
     reg  read_out$clock;
     reg  read_out$reset;
-    reg  read_out$desc_valid;
-    wire  read_out$desc_ready;
-    reg  [5:0] read_out$desc_slot;
+    reg  read_out$desc$valid;
+    wire  read_out$desc$ready;
+    reg  [5:0] read_out$desc$slot;
+    reg  [31:0] read_out$desc$remote_ip;
+    reg  [15:0] read_out$desc$remote_port;
+    reg  [15:0] read_out$desc$msg_len;
+    reg  [7:0] read_out$desc$offset;
+    reg  [15:0] read_out$desc$local_port;
+    reg  [15:0] read_out$desc$tx_msg_id;
+    reg  [15:0] read_out$desc$credit;
+    reg  [7:0] read_out$desc$rank;
+    reg  [7:0] read_out$desc$flags;
+    reg  read_out$desc$is_new_msg;
+    reg  read_out$desc$is_rtx;
     reg  [16:0] read_out$desc_base;
-    reg  [31:0] read_out$desc_remote_ip;
-    reg  [15:0] read_out$desc_remote_port;
-    reg  [15:0] read_out$desc_msg_len;
-    reg  [7:0] read_out$desc_offset;
-    reg  [15:0] read_out$desc_local_port;
-    reg  [15:0] read_out$desc_tx_msg_id;
-    reg  [15:0] read_out$desc_credit;
-    reg  [7:0] read_out$desc_rank;
-    reg  [7:0] read_out$desc_flags;
-    reg  read_out$desc_is_new_msg;
-    reg  read_out$desc_is_rtx;
     wire  [16:0] read_out$payload_address;
     reg  [63:0] read_out$payload_data;
     wire  read_out$busy;
@@ -20913,20 +20913,20 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .sched_meta(core$sched_meta),
         .cancel_valid(core$cancel_valid),
         .cancel_slot(core$cancel_slot),
-        .pkt_valid(core$pkt_valid),
-        .pkt_ready(core$pkt_ready),
-        .pkt_slot(core$pkt_slot),
-        .pkt_remote_ip(core$pkt_remote_ip),
-        .pkt_remote_port(core$pkt_remote_port),
-        .pkt_msg_len(core$pkt_msg_len),
-        .pkt_offset(core$pkt_offset),
-        .pkt_local_port(core$pkt_local_port),
-        .pkt_tx_msg_id(core$pkt_tx_msg_id),
-        .pkt_credit(core$pkt_credit),
-        .pkt_rank(core$pkt_rank),
-        .pkt_flags(core$pkt_flags),
-        .pkt_is_new_msg(core$pkt_is_new_msg),
-        .pkt_is_rtx(core$pkt_is_rtx),
+        .pkt$valid(core$pkt$valid),
+        .pkt$ready(core$pkt$ready),
+        .pkt$slot(core$pkt$slot),
+        .pkt$remote_ip(core$pkt$remote_ip),
+        .pkt$remote_port(core$pkt$remote_port),
+        .pkt$msg_len(core$pkt$msg_len),
+        .pkt$offset(core$pkt$offset),
+        .pkt$local_port(core$pkt$local_port),
+        .pkt$tx_msg_id(core$pkt$tx_msg_id),
+        .pkt$credit(core$pkt$credit),
+        .pkt$rank(core$pkt$rank),
+        .pkt$flags(core$pkt$flags),
+        .pkt$is_new_msg(core$pkt$is_new_msg),
+        .pkt$is_rtx(core$pkt$is_rtx),
         .pkt_q1_valid(core$pkt_q1_valid),
         .pkt_q1_slot(core$pkt_q1_slot),
         .pkt_q2_valid(core$pkt_q2_valid),
@@ -21180,21 +21180,21 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     nt_ndp_64_nic$tx$read_out read_out(
         .clock(read_out$clock),
         .reset(read_out$reset),
-        .desc_valid(read_out$desc_valid),
-        .desc_ready(read_out$desc_ready),
-        .desc_slot(read_out$desc_slot),
+        .desc$valid(read_out$desc$valid),
+        .desc$ready(read_out$desc$ready),
+        .desc$slot(read_out$desc$slot),
+        .desc$remote_ip(read_out$desc$remote_ip),
+        .desc$remote_port(read_out$desc$remote_port),
+        .desc$msg_len(read_out$desc$msg_len),
+        .desc$offset(read_out$desc$offset),
+        .desc$local_port(read_out$desc$local_port),
+        .desc$tx_msg_id(read_out$desc$tx_msg_id),
+        .desc$credit(read_out$desc$credit),
+        .desc$rank(read_out$desc$rank),
+        .desc$flags(read_out$desc$flags),
+        .desc$is_new_msg(read_out$desc$is_new_msg),
+        .desc$is_rtx(read_out$desc$is_rtx),
         .desc_base(read_out$desc_base),
-        .desc_remote_ip(read_out$desc_remote_ip),
-        .desc_remote_port(read_out$desc_remote_port),
-        .desc_msg_len(read_out$desc_msg_len),
-        .desc_offset(read_out$desc_offset),
-        .desc_local_port(read_out$desc_local_port),
-        .desc_tx_msg_id(read_out$desc_tx_msg_id),
-        .desc_credit(read_out$desc_credit),
-        .desc_rank(read_out$desc_rank),
-        .desc_flags(read_out$desc_flags),
-        .desc_is_new_msg(read_out$desc_is_new_msg),
-        .desc_is_rtx(read_out$desc_is_rtx),
         .payload_address(read_out$payload_address),
         .payload_data(read_out$payload_data),
         .m_axis_pkt$tdata(m_axis_pkt$tdata),
@@ -21327,7 +21327,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         comp_q$reset = reset;
         cool_q$reset = reset;
         w_base_rom$address = w_slot$q;
-        d_base_rom$address = core$pkt_slot;
+        d_base_rom$address = core$pkt$slot;
         core$default_credit = default_credit;
         core$timeout_threshold = timeout_threshold;
         core$rtx_first_expiry = rtx_first_expiry;
@@ -21502,8 +21502,8 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         comp_take = comp_q$head_valid & done_ready;
         comp_q$pop = comp_take;
         comp_slot = comp_q$head_data[(32'h0)+:(6)];
-        busy_core0$index = core$pkt_slot;
-        busy_core0$enable = core$pkt_valid;
+        busy_core0$index = core$pkt$slot;
+        busy_core0$enable = core$pkt$valid;
         busy_core1$index = core$pkt_q1_slot;
         busy_core1$enable = core$pkt_q1_valid;
         busy_core2$index = core$pkt_q2_slot;
@@ -21517,7 +21517,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         ret_ffs$bitmap = (returning$q & (~busy_seen$q)) & (~ret_cand_mask$onehot);
         ret_cand_valid$d = ret_ffs$found;
         ret_cand_slot$d = ret_ffs$index;
-        ret_cand_busy = (((core$pkt_valid & (core$pkt_slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (read_out$busy & (read_out$busy_slot == ret_cand_slot$q));
+        ret_cand_busy = (((core$pkt$valid & (core$pkt$slot == ret_cand_slot$q)) | (core$pkt_q1_valid & (core$pkt_q1_slot == ret_cand_slot$q))) | (core$pkt_q2_valid & (core$pkt_q2_slot == ret_cand_slot$q))) | (read_out$busy & (read_out$busy_slot == ret_cand_slot$q));
         now_shifted = now$q[(32'h0)+:(32)] << slot_bits;
         cool_since = cool_q$head_data & time_mask;
         cool_age = now_shifted - cool_since;
@@ -21562,21 +21562,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
             wrapping$d = wrap_after_take & (~ret_cand_mask$onehot);
         end
         buf_in_use$d = in_use_after_alloc & (~freed_mask$onehot);
-        read_out$desc_valid = core$pkt_valid;
-        core$pkt_ready = read_out$desc_ready;
-        read_out$desc_slot = core$pkt_slot;
         read_out$desc_base = d_base_rom$data;
-        read_out$desc_remote_ip = core$pkt_remote_ip;
-        read_out$desc_remote_port = core$pkt_remote_port;
-        read_out$desc_msg_len = core$pkt_msg_len;
-        read_out$desc_offset = core$pkt_offset;
-        read_out$desc_local_port = core$pkt_local_port;
-        read_out$desc_tx_msg_id = core$pkt_tx_msg_id;
-        read_out$desc_credit = core$pkt_credit;
-        read_out$desc_rank = core$pkt_rank;
-        read_out$desc_flags = core$pkt_flags;
-        read_out$desc_is_new_msg = core$pkt_is_new_msg;
-        read_out$desc_is_rtx = core$pkt_is_rtx;
         payload$read_address = read_out$payload_address;
         read_out$payload_data = payload$read_data;
         active = core$active;
@@ -21608,6 +21594,20 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         end
     end
 
+    always @(*) read_out$desc$valid = core$pkt$valid;
+    always @(*) core$pkt$ready = read_out$desc$ready;
+    always @(*) read_out$desc$slot = core$pkt$slot;
+    always @(*) read_out$desc$remote_ip = core$pkt$remote_ip;
+    always @(*) read_out$desc$remote_port = core$pkt$remote_port;
+    always @(*) read_out$desc$msg_len = core$pkt$msg_len;
+    always @(*) read_out$desc$offset = core$pkt$offset;
+    always @(*) read_out$desc$local_port = core$pkt$local_port;
+    always @(*) read_out$desc$tx_msg_id = core$pkt$tx_msg_id;
+    always @(*) read_out$desc$credit = core$pkt$credit;
+    always @(*) read_out$desc$rank = core$pkt$rank;
+    always @(*) read_out$desc$flags = core$pkt$flags;
+    always @(*) read_out$desc$is_new_msg = core$pkt$is_new_msg;
+    always @(*) read_out$desc$is_rtx = core$pkt$is_rtx;
 endmodule // nt_ndp_64_nic$tx
 
 
@@ -22727,7 +22727,7 @@ module nt_ndp_64_nic$tx$cool_steady(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$cool_steady
 
 
-module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt_valid,pkt_ready,pkt_slot,pkt_remote_ip,pkt_remote_port,pkt_msg_len,pkt_offset,pkt_local_port,pkt_tx_msg_id,pkt_credit,pkt_rank,pkt_flags,pkt_is_new_msg,pkt_is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt$valid,pkt$ready,pkt$slot,pkt$remote_ip,pkt$remote_port,pkt$msg_len,pkt$offset,pkt$local_port,pkt$tx_msg_id,pkt$credit,pkt$rank,pkt$flags,pkt$is_new_msg,pkt$is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
 
     // Module arguments
     input wire  clock;
@@ -22768,20 +22768,20 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
     output reg  [23:0] sched_meta;
     output reg  cancel_valid;
     output reg  [5:0] cancel_slot;
-    output reg  pkt_valid;
-    input wire  pkt_ready;
-    output reg  [5:0] pkt_slot;
-    output reg  [31:0] pkt_remote_ip;
-    output reg  [15:0] pkt_remote_port;
-    output reg  [15:0] pkt_msg_len;
-    output reg  [7:0] pkt_offset;
-    output reg  [15:0] pkt_local_port;
-    output reg  [15:0] pkt_tx_msg_id;
-    output reg  [15:0] pkt_credit;
-    output reg  [7:0] pkt_rank;
-    output reg  [7:0] pkt_flags;
-    output reg  pkt_is_new_msg;
-    output reg  pkt_is_rtx;
+    output reg  pkt$valid;
+    input wire  pkt$ready;
+    output reg  [5:0] pkt$slot;
+    output reg  [31:0] pkt$remote_ip;
+    output reg  [15:0] pkt$remote_port;
+    output reg  [15:0] pkt$msg_len;
+    output reg  [7:0] pkt$offset;
+    output reg  [15:0] pkt$local_port;
+    output reg  [15:0] pkt$tx_msg_id;
+    output reg  [15:0] pkt$credit;
+    output reg  [7:0] pkt$rank;
+    output reg  [7:0] pkt$flags;
+    output reg  pkt$is_new_msg;
+    output reg  pkt$is_rtx;
     output reg  pkt_q1_valid;
     output reg  [5:0] pkt_q1_slot;
     output reg  pkt_q2_valid;
@@ -23654,7 +23654,7 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
         ctx_q$push_data = ((((((ctx$tx_msg_id) & 100'hfffffffffffffffffffffffff) | (((ctx$rtx_flag) & 100'hfffffffffffffffffffffffff) << 32'h10)) | (((ctx$rtx_bitmap) & 100'hfffffffffffffffffffffffff) << 32'h11)) | ((((ctx$credit_flag) & 100'hfffffffffffffffffffffffff) << 32'h51) | (((ctx$new_credit) & 100'hfffffffffffffffffffffffff) << 32'h52))) | (((ctx$allow_tx) & 100'hfffffffffffffffffffffffff) << 32'h62)) | (((ctx$raise_only) & 100'hfffffffffffffffffffffffff) << 32'h63);
         dlv_head = dlv_q$head_data;
         ctx_head = ctx_q$head_data;
-        q_pop = (q_count$q != 32'h0) & pkt_ready;
+        q_pop = (q_count$q != 32'h0) & pkt$ready;
         occ_after = (((q_count$q) & 3'h7) + ((s1_emit$q) & 3'h7)) + ((s2_emit$q) & 3'h7);
         room = occ_after <= 32'h2;
         ev_dlv = dlv_q$head_valid;
@@ -23975,19 +23975,19 @@ module nt_ndp_64_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_fi
             end
         end
         q_count$d = q_fill + ((e_go) & 2'h3);
-        pkt_valid = q_count$q != 32'h0;
-        pkt_slot = q0$q[(32'h60)+:(6)];
-        pkt_remote_ip = q0$q[(32'h0)+:(32)];
-        pkt_remote_port = q0$q[(32'h20)+:(16)];
-        pkt_local_port = q0$q[(32'h30)+:(16)];
-        pkt_msg_len = q0$q[(32'h40)+:(16)];
-        pkt_rank = q0$q[(32'h50)+:(8)];
-        pkt_offset = q0$q[(32'h58)+:(8)];
-        pkt_tx_msg_id = q0$q[(32'h60)+:(16)];
-        pkt_credit = q0$q[(32'h70)+:(16)];
-        pkt_is_new_msg = q0$q[32'h80];
-        pkt_is_rtx = q0$q[32'h81];
-        pkt_flags = 32'h1;
+        pkt$valid = q_count$q != 32'h0;
+        pkt$slot = q0$q[(32'h60)+:(6)];
+        pkt$remote_ip = q0$q[(32'h0)+:(32)];
+        pkt$remote_port = q0$q[(32'h20)+:(16)];
+        pkt$local_port = q0$q[(32'h30)+:(16)];
+        pkt$msg_len = q0$q[(32'h40)+:(16)];
+        pkt$rank = q0$q[(32'h50)+:(8)];
+        pkt$offset = q0$q[(32'h58)+:(8)];
+        pkt$tx_msg_id = q0$q[(32'h60)+:(16)];
+        pkt$credit = q0$q[(32'h70)+:(16)];
+        pkt$is_new_msg = q0$q[32'h80];
+        pkt$is_rtx = q0$q[32'h81];
+        pkt$flags = 32'h1;
         pkt_q1_valid = q_count$q >= 32'h2;
         pkt_q1_slot = q1$q[(32'h60)+:(6)];
         pkt_q2_valid = q_count$q == 32'h3;
@@ -27644,26 +27644,26 @@ module nt_ndp_64_nic$tx$payload(read_address,read_clock,read_data,write_address,
 endmodule // nt_ndp_64_nic$tx$payload
 
 
-module nt_ndp_64_nic$tx$read_out(clock,reset,desc_valid,desc_ready,desc_slot,desc_base,desc_remote_ip,desc_remote_port,desc_msg_len,desc_offset,desc_local_port,desc_tx_msg_id,desc_credit,desc_rank,desc_flags,desc_is_new_msg,desc_is_rtx,payload_address,payload_data,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,busy,busy_slot);
+module nt_ndp_64_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,desc$remote_ip,desc$remote_port,desc$msg_len,desc$offset,desc$local_port,desc$tx_msg_id,desc$credit,desc$rank,desc$flags,desc$is_new_msg,desc$is_rtx,desc_base,payload_address,payload_data,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,busy,busy_slot);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  desc_valid;
-    output reg  desc_ready;
-    input wire  [5:0] desc_slot;
+    input wire  desc$valid;
+    output reg  desc$ready;
+    input wire  [5:0] desc$slot;
+    input wire  [31:0] desc$remote_ip;
+    input wire  [15:0] desc$remote_port;
+    input wire  [15:0] desc$msg_len;
+    input wire  [7:0] desc$offset;
+    input wire  [15:0] desc$local_port;
+    input wire  [15:0] desc$tx_msg_id;
+    input wire  [15:0] desc$credit;
+    input wire  [7:0] desc$rank;
+    input wire  [7:0] desc$flags;
+    input wire  desc$is_new_msg;
+    input wire  desc$is_rtx;
     input wire  [16:0] desc_base;
-    input wire  [31:0] desc_remote_ip;
-    input wire  [15:0] desc_remote_port;
-    input wire  [15:0] desc_msg_len;
-    input wire  [7:0] desc_offset;
-    input wire  [15:0] desc_local_port;
-    input wire  [15:0] desc_tx_msg_id;
-    input wire  [15:0] desc_credit;
-    input wire  [7:0] desc_rank;
-    input wire  [7:0] desc_flags;
-    input wire  desc_is_new_msg;
-    input wire  desc_is_rtx;
     output reg  [16:0] payload_address;
     input wire  [63:0] payload_data;
     output reg  [63:0] m_axis_pkt$tdata;
@@ -27910,10 +27910,10 @@ module nt_ndp_64_nic$tx$read_out(clock,reset,desc_valid,desc_ready,desc_slot,des
         space = ((e_count$q == 32'h0) | ((e_count$q == 32'h1) & ((~s1_valid$q) | pop))) | (((e_count$q == 32'h2) & pop) & (~s1_valid$q));
         issue = rd_active$q & space;
         issue_last = issue & (rd_beats$q == 32'h1);
-        desc_ready = (~rd_active$q) | issue_last;
-        accept = desc_valid & ((~rd_active$q) | issue_last);
-        d_kib_left = ((desc_msg_len >> 32'ha) & 9'h1ff) - ((desc_offset) & 9'h1ff);
-        d_tail_bytes = desc_msg_len[(32'h0)+:(10)];
+        desc$ready = (~rd_active$q) | issue_last;
+        accept = desc$valid & ((~rd_active$q) | issue_last);
+        d_kib_left = ((desc$msg_len >> 32'ha) & 9'h1ff) - ((desc$offset) & 9'h1ff);
+        d_tail_bytes = desc$msg_len[(32'h0)+:(10)];
         d_short = d_kib_left == 32'h0;
         d_beats = 32'h80;
         d_last_keep = 32'hff;
@@ -27923,14 +27923,14 @@ module nt_ndp_64_nic$tx$read_out(clock,reset,desc_valid,desc_ready,desc_slot,des
                 d_last_keep = ~(ones8 << ((d_tail_bytes[(32'h0)+:(3)]) & 8'hff));
             end
         end
-        d_first_word = desc_base + (((desc_offset) & 17'h1ffff) << 32'h7);
-        d_meta_lo = ((desc_remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((desc_remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((desc_msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((desc_offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((desc_local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((desc_tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((desc_credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((desc_rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((desc_flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
+        d_first_word = desc_base + (((desc$offset) & 17'h1ffff) << 32'h7);
+        d_meta_lo = ((desc$remote_ip) & 138'h3ffffffffffffffffffffffffffffffffff) | (((desc$remote_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h20) | (((desc$msg_len) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h30) | (((desc$offset) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h40) | (((desc$local_port) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h48) | (((desc$tx_msg_id) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h58) | (((desc$credit) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h68) | (((desc$rank) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h78) | (((desc$flags) & 138'h3ffffffffffffffffffffffffffffffffff) << 32'h80);
         d_meta_new = 32'h0;
-        if (desc_is_new_msg) begin
+        if (desc$is_new_msg) begin
             d_meta_new = bit136;
         end
         d_meta_rtx = 32'h0;
-        if (desc_is_rtx) begin
+        if (desc$is_rtx) begin
             d_meta_rtx = bit137;
         end
         d_meta = (d_meta_lo | d_meta_new) | d_meta_rtx;
@@ -27961,7 +27961,7 @@ module nt_ndp_64_nic$tx$read_out(clock,reset,desc_valid,desc_ready,desc_slot,des
         end
         if (accept) begin
             rd_active$d = 1'b1;
-            rd_slot$d = desc_slot;
+            rd_slot$d = desc$slot;
             rd_addr$d = d_first_word;
             rd_beats$d = d_beats;
             rd_last_keep$d = d_last_keep;

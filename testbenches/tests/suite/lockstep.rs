@@ -145,9 +145,9 @@ fn packet_read_out() {
     use nanotransport_hdl::nic::packet_read_out::PacketReadOut;
     let stimulus = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.001))
-        .drive("desc_valid", Drive::Bernoulli(0.3))
-        .drive("desc_msg_len", Drive::Range(1, 38 * 1024))
-        .drive("desc_offset", Drive::Range(0, 40))
+        .drive("desc$valid", Drive::Bernoulli(0.3))
+        .drive("desc$msg_len", Drive::Range(1, 38 * 1024))
+        .drive("desc$offset", Drive::Range(0, 40))
         .drive("m_axis_pkt$tready", Drive::Bernoulli(0.7));
     pass::<PacketReadOut<4, 17>>("nt_blocks_16_packet_read_out", stimulus, 20_000, 55);
 }

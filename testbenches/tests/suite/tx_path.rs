@@ -1246,7 +1246,7 @@ where
         .drive("to_valid", Drive::Bernoulli(0.1))
         .drive("to_slot", Drive::Range(0, N as u64 - 1))
         .drive("to_meta", Drive::Range(0, 300 << 8))
-        .drive("pkt_ready", Drive::Bernoulli(0.7));
+        .drive("pkt$ready", Drive::Bernoulli(0.7));
     let run = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || run_lockstep::<Packetization<N, IW>>(core, &stimulus, 20_000, seed).map_err(|e| e.to_string()))

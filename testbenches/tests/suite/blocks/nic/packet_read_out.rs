@@ -79,15 +79,15 @@ impl Bench {
     }
     fn offer(&mut self, d: Option<&Desc>) {
         let u = &mut self.uut;
-        u.desc_valid.next = d.is_some();
+        u.desc.valid.next = d.is_some();
         if let Some(d) = d {
-            u.desc_slot.next = d.slot.into();
+            u.desc.slot.next = d.slot.into();
             u.desc_base.next = d.base.into();
-            u.desc_msg_len.next = d.msg_len.into();
-            u.desc_offset.next = d.offset.into();
-            u.desc_tx_msg_id.next = d.tag.into();
-            u.desc_rank.next = (d.tag & 0xFF).into();
-            u.desc_is_rtx.next = d.tag % 2 == 1;
+            u.desc.msg_len.next = d.msg_len.into();
+            u.desc.offset.next = d.offset.into();
+            u.desc.tx_msg_id.next = d.tag.into();
+            u.desc.rank.next = (d.tag & 0xFF).into();
+            u.desc.is_rtx.next = d.tag % 2 == 1;
         }
     }
     /// Offers the descriptors in order, the stream ready with probability `p_ready`; returns
@@ -106,7 +106,7 @@ impl Bench {
             self.offer(descs.get(next));
             assert!(simulate(&mut self.uut, 100));
             let u = &self.uut;
-            if u.desc_valid.val() && u.desc_ready.val() {
+            if u.desc.valid.val() && u.desc.ready.val() {
                 next += 1;
             }
             let s = &u.m_axis_pkt;
@@ -172,5 +172,5 @@ fn reset_empties_the_stream() {
     b.edge();
     b.uut.reset.next = false;
     assert!(simulate(&mut b.uut, 100));
-    assert!(!b.uut.m_axis_pkt.tvalid.val() && !b.uut.busy.val() && b.uut.desc_ready.val());
+    assert!(!b.uut.m_axis_pkt.tvalid.val() && !b.uut.busy.val() && b.uut.desc.ready.val());
 }

@@ -17,7 +17,7 @@ fn clock(u: &mut Packetization<128, 7>) {
 fn one_message_descriptor_rate_and_order() {
     let mut u = Packetization::<128, 7>::new();
     u.connect_all();
-    u.pkt_ready.next = true;
+    u.pkt.ready.next = true;
     u.default_credit.next = 10.into();
     u.timeout_threshold.next = 3.into();
     u.reset.next = true;
@@ -38,8 +38,8 @@ fn one_message_descriptor_rate_and_order() {
         if u.new_id_valid.val() {
             id = Some(u.new_id.val().to_u64());
         }
-        if u.pkt_valid.val() {
-            got.push((cycle, u.pkt_offset.val().to_u64(), u.pkt_is_new_msg.val(), u.pkt_tx_msg_id.val().to_u64()));
+        if u.pkt.valid.val() {
+            got.push((cycle, u.pkt.offset.val().to_u64(), u.pkt.is_new_msg.val(), u.pkt.tx_msg_id.val().to_u64()));
         }
         clock(&mut u);
     }

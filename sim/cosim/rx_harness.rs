@@ -141,13 +141,10 @@ pub const TABLE_COUNTERS: [&str; 11] = [
     "full_wait_count",
 ];
 
-/// The port of the counter `name`: a port of that name, or the member of GetRxMsgInfo's counter
-/// bundle (`counters$…` on the table, `table_counters$…` on the reassembly).
-pub fn counter_port(m: &VerilatedModel, name: &str) -> PortId {
-    m.port(name)
-        .or_else(|| m.port(&format!("counters${name}")))
-        .or_else(|| m.port(&format!("table_counters${name}")))
-        .unwrap_or_else(|| panic!("no counter {name}"))
+/// The port of `name` on `m`: a port of that name, else the member `name` of the counter bundle
+/// `bundle` (`counters` on GetRxMsgInfo, `table_counters` on the reassembly).
+pub fn counter_port(m: &VerilatedModel, bundle: &str, name: &str) -> PortId {
+    m.port(name).or_else(|| m.port(&format!("{bundle}${name}"))).unwrap_or_else(|| panic!("no port {name} or {bundle}${name}"))
 }
 
 /// The reassembly's Verilator model with a packet feeder and a message collector.
@@ -305,8 +302,8 @@ impl RxHarness {
         }
     }
 
-    /// An output or counter by name (see [`counter_port`]).
+    /// An output, or a counter of GetRxMsgInfo's that the reassembly passes up, by name.
     pub fn output(&self, name: &str) -> u64 {
-        self.m.get(counter_port(&self.m, name))
+        self.m.get(counter_port(&self.m, "table_counters", name))
     }
 }

@@ -88,7 +88,7 @@ impl Table {
     }
 
     fn counter(&self, name: &str) -> u64 {
-        self.m.get(counter_port(&self.m, name))
+        self.m.get(counter_port(&self.m, "counters", name))
     }
 }
 

@@ -288,6 +288,8 @@ impl NicConfig {
                     verilog_of(&mut crate::nic::message_read_out::MessageReadOut::<4, PAYLOAD_WORD_BITS>::default()),
                 ));
                 blocks.push(("packetization", packetization_verilog::<16, 4>()));
+                blocks.push(("slot_update", verilog_of(&mut crate::nic::slot_update::SlotUpdate::<4>::new())));
+                blocks.push(("packet_choice", verilog_of(&mut crate::nic::packet_choice::PacketChoice::default())));
                 blocks.push(("tx_path", tx_path_verilog::<16, 4>(&tx_classes_for(16))));
                 blocks.push((
                     "packet_read_out",

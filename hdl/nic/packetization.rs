@@ -39,10 +39,15 @@
 //!      and never choosing a packet of the slots in S1 or S2; the winner's slot addresses slot_ram
 //!  S1  word = slot_ram data, or the word S2 wrote in the previous cycle when it is the same slot
 //!      (forwarding: the RAM reads before it writes); apply the operation (Algorithms 2–4, the
-//!      install); the completion and the install's ID leave here
-//!  S2  optionally choose a packet from the updated word; write the word back, update
-//!      active/sendable, emit the descriptor; the timer schedule/cancel leaves here (registered)
+//!      install) in the sub-block SlotUpdate; the completion and the install's ID leave here
+//!  S2  optionally choose a packet from the updated word in the sub-block PacketChoice; write the
+//!      word back, update active/sendable, emit the descriptor; the timer schedule/cancel leaves
+//!      here (registered)
 //! ```
+//! The two sub-blocks are combinational and hold what one operation does to one slot's word:
+//! [`SlotUpdate`] (S1) and [`PacketChoice`] (S2), each with its own unit, reference-model and
+//! lockstep tests. This block keeps what concerns several slots: the arbitration, the hazards
+//! and forwarding between operations, the per-slot flags, the round robin and the queues.
 //! Operations are applied one at a time in the order they win S0, each seeing every earlier one,
 //! so there is no same-cycle order to define. The word of the slot in S1 is written back only at
 //! the end of the next cycle, so an operation on that slot waits one cycle in S0 (the others go
@@ -151,8 +156,9 @@ use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, PacketDescri
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
-use crate::common::ones_until::OnesUntil;
 use crate::common::stream_fifo::StreamFifo;
+use crate::nic::packet_choice::PacketChoice;
+use crate::nic::slot_update::SlotUpdate;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -228,15 +234,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
     ctx_q: StreamFifo<Bits<100>, 4>,
     rr_above: FindFirstSet<N, IW>,
     rr_any: FindFirstSet<N, IW>,
-    off_ffs: FindFirstSet<64, 6>,
-    below_credit: OnesUntil<64, 7>,
-    below_sent: OnesUntil<64, 7>,
-    /// S1's thermometer masks: the message's packets, the packets a timeout retransmits, the
-    /// packets sent so far, and the installed message's packets.
-    pk_mask: OnesUntil<64, 7>,
-    rtx_mask: OnesUntil<64, 7>,
-    sent_mask: OnesUntil<64, 7>,
-    install_mask: OnesUntil<64, 7>,
+    /// S1: the operation applied to the slot's word (Algorithms 2–4, the install).
+    slot_update: SlotUpdate<IW>,
+    /// S2: the packet chosen from the updated word.
+    choice: PacketChoice,
 
     // ---- state ----
     active_bits: DFF<Bits<N>>,
@@ -257,11 +258,8 @@ pub struct Packetization<const N: usize, const IW: usize> {
     s1_raise: DFF<Bit>,
     s1_rtx_p1: DFF<Bits<8>>,
     s1_emit: DFF<Bit>,
-    s1_ip: DFF<Bits<32>>,
-    s1_rport: DFF<Bits<16>>,
-    s1_lport: DFF<Bits<16>>,
-    s1_len: DFF<Bits<16>>,
-    s1_rank: DFF<Bits<8>>,
+    /// An install's `remote_ip`, `remote_port`, `local_port`, `msg_len`, `rank` (the word's layout from bit 249).
+    s1_meta: DFF<Bits<88>>,
     /// S1 reads the word S2 wrote in the previous cycle (the RAM reads before it writes).
     s1_fwd: DFF<Bit>,
     /// One-hot of the slot in S1 / S2 (zero when the stage is empty): the packet choice skips
@@ -274,16 +272,7 @@ pub struct Packetization<const N: usize, const IW: usize> {
     s2_slot: DFF<Bits<IW>>,
     s2_emit: DFF<Bit>,
     s2_id: DFF<Bits<16>>,
-    s2_del: DFF<Bits<64>>,
-    s2_tx: DFF<Bits<64>>,
-    s2_rtx: DFF<Bits<64>>,
-    s2_credit: DFF<Bits<16>>,
-    s2_allow: DFF<Bit>,
-    s2_npkts: DFF<Bits<8>>,
-    s2_max: DFF<Bits<8>>,
-    s2_tcnt: DFF<Bits<8>>,
-    s2_id_base: DFF<Bits<16>>,
-    s2_meta: DFF<Bits<88>>,
+    s2_word: DFF<Bits<337>>,
     s2_active: DFF<Bit>,
     /// The operation's timer schedule (with its metadata) and cancel, sent from S2.
     s2_sched: DFF<Bit>,
@@ -305,8 +294,6 @@ pub struct Packetization<const N: usize, const IW: usize> {
     cnt_overflow: SaturatingCounter<16>,
 
     // ---- constants ----
-    id_high_mask: Constant<Bits<16>>,
-    slot_count: Constant<Bits<16>>,
     slot0_onehot: Constant<Bits<N>>,
 
     // ---- S0 locals ----
@@ -348,70 +335,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
 
     // ---- S1 locals ----
     cur: Signal<Local, Bits<337>>,
-    c_del: Signal<Local, Bits<64>>,
-    c_tx: Signal<Local, Bits<64>>,
-    c_rtx: Signal<Local, Bits<64>>,
-    c_credit: Signal<Local, Bits<16>>,
-    c_allow: Signal<Local, Bit>,
-    c_npkts: Signal<Local, Bits<8>>,
-    c_max: Signal<Local, Bits<8>>,
-    c_tcnt: Signal<Local, Bits<8>>,
-    c_id_known: Signal<Local, Bit>,
-    c_id_base: Signal<Local, Bits<16>>,
-    c_id: Signal<Local, Bits<16>>,
     c_active: Signal<Local, Bit>,
-    c_pk: Signal<Local, Bits<64>>,
-    hit: Signal<Local, Bit>,
-    k_dlv: Signal<Local, Bit>,
-    k_ctx: Signal<Local, Bit>,
-    k_to: Signal<Local, Bit>,
-    k_new: Signal<Local, Bit>,
-    d_ack: Signal<Local, Bits<64>>,
-    d_del: Signal<Local, Bits<64>>,
-    d_complete: Signal<Local, Bit>,
-    x_rtx: Signal<Local, Bits<64>>,
-    x_beyond: Signal<Local, Bit>,
-    x_credit: Signal<Local, Bits<16>>,
-    t_progress: Signal<Local, Bit>,
-    t_cnt_inc: Signal<Local, Bits<8>>,
-    t_abandon: Signal<Local, Bit>,
-    t_rtx: Signal<Local, Bits<64>>,
-    /// Packets `0 … t_bound − 1` are the ones an expiry may retransmit.
-    t_bound: Signal<Local, Bits<7>>,
-    /// The probe of an idle expiry: the highest credited packet, or none.
-    t_probe: Signal<Local, Bits<64>>,
-    t_unacked: Signal<Local, Bits<64>>,
-    t_probe_off: Signal<Local, Bits<6>>,
-    i_npkts: Signal<Local, Bits<17>>,
-    i_pk: Signal<Local, Bits<64>>,
-    i_credit_req: Signal<Local, Bits<16>>,
-    i_credit: Signal<Local, Bits<16>>,
-    u_del: Signal<Local, Bits<64>>,
-    u_tx: Signal<Local, Bits<64>>,
-    u_rtx: Signal<Local, Bits<64>>,
-    u_credit: Signal<Local, Bits<16>>,
-    u_allow: Signal<Local, Bit>,
-    u_npkts: Signal<Local, Bits<8>>,
-    u_max: Signal<Local, Bits<8>>,
-    u_tcnt: Signal<Local, Bits<8>>,
-    u_id_base: Signal<Local, Bits<16>>,
-    u_meta: Signal<Local, Bits<88>>,
-    u_active: Signal<Local, Bit>,
     free_go: Signal<Local, Bit>,
-    e_credit_mask: Signal<Local, Bits<64>>,
-    e_elig: Signal<Local, Bits<64>>,
-    e_go: Signal<Local, Bit>,
-    e_off: Signal<Local, Bits<8>>,
-    e_sent_mask: Signal<Local, Bits<64>>,
-    e_sent_bit: Signal<Local, Bits<64>>,
-    n_tx: Signal<Local, Bits<64>>,
-    n_rtx: Signal<Local, Bits<64>>,
-    n_max: Signal<Local, Bits<8>>,
-    n_elig_any: Signal<Local, Bit>,
     n_word: Signal<Local, Bits<337>>,
     e_desc: Signal<Local, Bits<130>>,
-    e_is_new: Signal<Local, Bit>,
-    e_is_rtx: Signal<Local, Bit>,
     n_sendable: Signal<Local, Bit>,
 }
 
@@ -420,12 +347,7 @@ impl<const N: usize, const IW: usize> Packetization<N, IW> {
     pub fn new() -> Self {
         assert_eq!(N, 1 << IW, "the core holds exactly 2^IW message slots");
         assert!((2..=16).contains(&IW), "tx_msg_id is 16 bits: the slot index needs 2..=16 of them");
-        Self {
-            id_high_mask: Constant::new((0xFFFFu64 & !((1u64 << IW) - 1)).into()),
-            slot_count: Constant::new((N as u64).into()),
-            slot0_onehot: Constant::new(1u64.to_bits()),
-            ..Self::blank()
-        }
+        Self { slot_update: SlotUpdate::new(), slot0_onehot: Constant::new(1u64.to_bits()), ..Self::blank() }
     }
 }
 
@@ -457,11 +379,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             s1_raise,
             s1_rtx_p1,
             s1_emit,
-            s1_ip,
-            s1_rport,
-            s1_lport,
-            s1_len,
-            s1_rank,
+            s1_meta,
             s1_fwd,
             s1_onehot,
             s2_onehot,
@@ -470,16 +388,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             s2_slot,
             s2_emit,
             s2_id,
-            s2_del,
-            s2_tx,
-            s2_rtx,
-            s2_credit,
-            s2_allow,
-            s2_npkts,
-            s2_max,
-            s2_tcnt,
-            s2_id_base,
-            s2_meta,
+            s2_word,
             s2_active,
             s2_sched,
             s2_sched_meta,
@@ -504,25 +413,16 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             cnt_write_busy
         );
         self.cnt_abandoned.reset.next = self.reset.val();
-        self.cnt_abandoned.increment.next = false;
         self.cnt_ack_beyond.reset.next = self.reset.val();
-        self.cnt_ack_beyond.increment.next = false;
         self.cnt_credit_beyond.reset.next = self.reset.val();
-        self.cnt_credit_beyond.increment.next = false;
         self.cnt_delivered.reset.next = self.reset.val();
-        self.cnt_delivered.increment.next = false;
         self.cnt_overflow.reset.next = self.reset.val();
         self.cnt_overflow.increment.next = false;
         self.cnt_rtx_beyond.reset.next = self.reset.val();
-        self.cnt_rtx_beyond.increment.next = false;
         self.cnt_stale_ctx.reset.next = self.reset.val();
-        self.cnt_stale_ctx.increment.next = false;
         self.cnt_stale_dlv.reset.next = self.reset.val();
-        self.cnt_stale_dlv.increment.next = false;
         self.cnt_stale_to.reset.next = self.reset.val();
-        self.cnt_stale_to.increment.next = false;
         self.cnt_write_busy.reset.next = self.reset.val();
-        self.cnt_write_busy.increment.next = false;
         clock!(self, clock, dlv_q, ctx_q);
         self.slot_ram.read_clock.next = self.clock.val();
         self.slot_ram.write_clock.next = self.clock.val();
@@ -605,11 +505,10 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.s1_allow.d.next = false;
         self.s1_raise.d.next = false;
         self.s1_rtx_p1.d.next = 0.into();
-        self.s1_ip.d.next = self.new_remote_ip.val();
-        self.s1_rport.d.next = self.new_remote_port.val();
-        self.s1_lport.d.next = self.new_local_port.val();
-        self.s1_len.d.next = self.new_msg_len.val();
-        self.s1_rank.d.next = self.new_rank.val();
+        self.s1_meta.d.next = (((bit_cast::<88, 32>(self.new_remote_ip.val()) | (bit_cast::<88, 16>(self.new_remote_port.val()) << 32))
+            | (bit_cast::<88, 16>(self.new_local_port.val()) << 48))
+            | (bit_cast::<88, 16>(self.new_msg_len.val()) << 64))
+            | (bit_cast::<88, 8>(self.new_rank.val()) << 80);
         if self.g_dlv.val() {
             self.s1_kind.d.next = 1.into();
             self.s1_id.d.next = self.dlv_head.val().get_bits::<16>(0);
@@ -663,219 +562,62 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         if self.s1_fwd.q.val() {
             self.cur.next = self.fwd_word.q.val();
         }
-        self.c_del.next = self.cur.val().get_bits::<64>(0);
-        self.c_tx.next = self.cur.val().get_bits::<64>(64);
-        self.c_rtx.next = self.cur.val().get_bits::<64>(128);
-        self.c_credit.next = self.cur.val().get_bits::<16>(192);
-        self.c_allow.next = self.cur.val().get_bit(208);
-        self.c_npkts.next = self.cur.val().get_bits::<8>(209);
-        self.c_max.next = self.cur.val().get_bits::<8>(217);
-        self.c_tcnt.next = self.cur.val().get_bits::<8>(225);
-        // A slot whose word was never written has generation 0 (its RAM word is not relied on).
-        self.c_id_known.next = self.id_known.q.val().get_bit(self.s1_slot.q.val().index());
-        self.c_id_base.next = 0.into();
-        if self.c_id_known.val() {
-            self.c_id_base.next = self.cur.val().get_bits::<16>(233);
-        }
-        self.c_id.next = (self.c_id_base.val() & self.id_high_mask.val()) | bit_cast::<16, IW>(self.s1_slot.q.val());
         self.c_active.next = self.active_bits.q.val().get_bit(self.s1_slot.q.val().index());
-        self.pk_mask.k.next = self.c_npkts.val().get_bits::<7>(0);
-        self.c_pk.next = self.pk_mask.mask.val();
-        self.hit.next = self.c_active.val() & (self.c_id.val() == self.s1_id.q.val());
-        self.k_dlv.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 1);
-        self.k_ctx.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 2);
-        self.k_to.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 3);
-        self.k_new.next = self.s1_valid.q.val() & (self.s1_kind.q.val() == 4);
-
-        // Algorithm 2.
-        self.d_ack.next = self.s1_bitmap.q.val() & self.c_pk.val();
-        self.d_del.next = self.c_del.val() | self.d_ack.val();
-        self.d_complete.next = self.d_del.val() == self.c_pk.val();
-        // Algorithm 3.
-        self.x_rtx.next = (self.s1_bitmap.q.val() & self.c_pk.val()) & (!self.c_del.val());
-        self.x_beyond.next = self.s1_credit.q.val() > bit_cast::<16, 8>(self.c_npkts.val());
-        // max(credit, min(new, packets)) = min(max(credit, new), packets), as the credit never
-        // exceeds the packet count: both compares are made side by side, not one after the other.
-        self.x_credit.next = self.s1_credit.q.val();
-        if self.s1_raise.q.val() & (self.c_credit.val() > self.s1_credit.q.val()) {
-            self.x_credit.next = self.c_credit.val();
-        }
-        if self.x_beyond.val() {
-            self.x_credit.next = bit_cast::<16, 8>(self.c_npkts.val());
-        }
-        // Algorithm 4.
-        self.t_progress.next = self.c_max.val() > self.s1_rtx_p1.q.val();
-        self.t_cnt_inc.next = self.c_tcnt.val() + 1;
-        if self.c_tcnt.val() == 0xFF {
-            self.t_cnt_inc.next = 0xFF.into();
-        }
-        self.t_abandon.next = (!self.t_progress.val()) & (self.t_cnt_inc.val() > self.timeout_threshold.val());
-        self.t_bound.next = self.s1_rtx_p1.q.val().get_bits::<7>(0);
-        if self.rtx_first_expiry.val() & (self.s1_rtx_p1.q.val() == 0) {
-            self.t_bound.next = self.c_max.val().get_bits::<7>(0);
-        }
-        self.rtx_mask.k.next = self.t_bound.val();
-        self.t_rtx.next = self.rtx_mask.mask.val() & (!self.c_del.val());
-        // Idle: every packet sent so far is delivered and every credited packet was sent.
-        self.sent_mask.k.next = self.c_max.val().get_bits::<7>(0);
-        self.t_unacked.next = self.sent_mask.mask.val() & (!self.c_del.val());
-        // credit − 1 < 64: credit never exceeds the packet count.
-        self.t_probe_off.next = self.c_credit.val().get_bits::<6>(0) - 1;
-        self.t_probe.next = 0.into();
-        if ((self.probe_idle_timeout.val() & (self.t_unacked.val() == 0)) & (self.c_credit.val() != 0))
-            & (self.c_credit.val() <= bit_cast::<16, 8>(self.c_max.val()))
-        {
-            self.t_probe.next = bits::<64>(1) << bit_cast::<64, 6>(self.t_probe_off.val());
-        }
-        // Install.
-        self.i_npkts.next = (bit_cast::<17, 16>(self.s1_len.q.val()) + 1023) >> 10;
-        self.install_mask.k.next = self.i_npkts.val().get_bits::<7>(0);
-        self.i_pk.next = self.install_mask.mask.val();
-        self.i_credit_req.next = self.default_credit.val();
-        if self.s1_credit_flag.q.val() {
-            self.i_credit_req.next = self.s1_credit.q.val();
-        }
-        self.i_credit.next = self.i_credit_req.val();
-        if self.i_credit_req.val() > bit_cast::<16, 17>(self.i_npkts.val()) {
-            self.i_credit.next = bit_cast::<16, 17>(self.i_npkts.val());
-        }
-
-        // Apply the operation.
-        self.u_del.next = self.c_del.val();
-        self.u_tx.next = self.c_tx.val();
-        self.u_rtx.next = self.c_rtx.val();
-        self.u_credit.next = self.c_credit.val();
-        self.u_allow.next = self.c_allow.val();
-        self.u_npkts.next = self.c_npkts.val();
-        self.u_max.next = self.c_max.val();
-        self.u_tcnt.next = self.c_tcnt.val();
-        self.u_id_base.next = self.c_id_base.val();
-        self.u_meta.next = self.cur.val().get_bits::<88>(249);
-        self.u_active.next = self.c_active.val();
-        self.free_go.next = false;
-        self.done_abandoned.next = false;
-        self.s2_sched.d.next = false;
-        self.s2_sched_meta.d.next = (bit_cast::<24, 16>(self.c_id.val()) << 8) | bit_cast::<24, 8>(self.c_max.val());
-        self.s2_cancel.d.next = false;
-        self.new_id_valid.next = false;
-        self.new_id.next = self.c_id.val();
-        if self.k_dlv.val() & self.hit.val() {
-            self.u_del.next = self.d_del.val();
-            self.u_tx.next = self.c_tx.val() & (!self.d_ack.val());
-            self.u_rtx.next = self.c_rtx.val() & (!self.d_ack.val());
-            if self.d_complete.val() {
-                self.free_go.next = true;
-                self.s2_cancel.d.next = true;
-            }
-        }
-        if self.k_ctx.val() & self.hit.val() {
-            if self.s1_rtx_flag.q.val() {
-                self.u_tx.next = self.c_tx.val() | self.x_rtx.val();
-            }
-            if self.s1_credit_flag.q.val() {
-                self.u_credit.next = self.x_credit.val();
-            }
-            self.u_allow.next = self.s1_allow.q.val();
-        }
-        if self.k_to.val() & self.hit.val() {
-            if self.t_abandon.val() {
-                self.free_go.next = true;
-                self.done_abandoned.next = true;
-            } else {
-                self.u_tcnt.next = self.t_cnt_inc.val();
-                if self.t_progress.val() {
-                    self.u_tcnt.next = 0.into();
-                }
-                self.u_tx.next = self.c_tx.val() & (!self.t_rtx.val());
-                self.u_rtx.next = (self.c_rtx.val() | self.t_rtx.val()) | self.t_probe.val();
-                self.u_del.next = self.c_del.val() & (!self.t_probe.val());
-                self.s2_sched.d.next = true;
-            }
-        }
-        if self.k_new.val() & (!self.c_active.val()) {
-            self.u_del.next = 0.into();
-            self.u_tx.next = self.i_pk.val();
-            self.u_rtx.next = 0.into();
-            self.u_credit.next = self.i_credit.val();
-            self.u_allow.next = true;
-            self.u_npkts.next = bit_cast::<8, 17>(self.i_npkts.val());
-            self.u_max.next = 0.into();
-            self.u_tcnt.next = 0.into();
-            self.u_meta.next = (((bit_cast::<88, 32>(self.s1_ip.q.val()) | (bit_cast::<88, 16>(self.s1_rport.q.val()) << 32))
-                | (bit_cast::<88, 16>(self.s1_lport.q.val()) << 48))
-                | (bit_cast::<88, 16>(self.s1_len.q.val()) << 64))
-                | (bit_cast::<88, 8>(self.s1_rank.q.val()) << 80);
-            self.u_active.next = true;
-            self.s2_sched.d.next = true;
-            self.s2_sched_meta.d.next = bit_cast::<24, 16>(self.c_id.val()) << 8;
-            self.new_id_valid.next = true;
-        }
-        if self.free_go.val() {
-            self.u_active.next = false;
-            self.u_id_base.next = self.c_id.val() + self.slot_count.val();
-            self.u_tx.next = 0.into();
-            self.u_rtx.next = 0.into();
-        }
+        self.slot_update.word.next = self.cur.val();
+        self.slot_update.slot.next = self.s1_slot.q.val();
+        self.slot_update.id_known.next = self.id_known.q.val().get_bit(self.s1_slot.q.val().index());
+        self.slot_update.active.next = self.c_active.val();
+        self.slot_update.kind.next = self.s1_kind.q.val();
+        self.slot_update.event_id.next = self.s1_id.q.val();
+        self.slot_update.bitmap.next = self.s1_bitmap.q.val();
+        self.slot_update.rtx_flag.next = self.s1_rtx_flag.q.val();
+        self.slot_update.credit_flag.next = self.s1_credit_flag.q.val();
+        self.slot_update.credit.next = self.s1_credit.q.val();
+        self.slot_update.allow.next = self.s1_allow.q.val();
+        self.slot_update.raise_only.next = self.s1_raise.q.val();
+        self.slot_update.rtx_p1.next = self.s1_rtx_p1.q.val();
+        self.slot_update.install_meta.next = self.s1_meta.q.val();
+        self.slot_update.default_credit.next = self.default_credit.val();
+        self.slot_update.timeout_threshold.next = self.timeout_threshold.val();
+        self.slot_update.rtx_first_expiry.next = self.rtx_first_expiry.val();
+        self.slot_update.probe_idle_timeout.next = self.probe_idle_timeout.val();
+        self.free_go.next = self.slot_update.completed.val() | self.slot_update.abandoned.val();
+        self.done_abandoned.next = self.slot_update.abandoned.val();
+        self.new_id_valid.next = self.slot_update.installed.val();
+        self.new_id.next = self.slot_update.id.val();
 
         self.s2_valid.d.next = self.s1_valid.q.val();
         self.s2_slot.d.next = self.s1_slot.q.val();
         self.s2_emit.d.next = self.s1_valid.q.val() & self.s1_emit.q.val();
-        self.s2_id.d.next = self.c_id.val();
-        self.s2_del.d.next = self.u_del.val();
-        self.s2_tx.d.next = self.u_tx.val();
-        self.s2_rtx.d.next = self.u_rtx.val();
-        self.s2_credit.d.next = self.u_credit.val();
-        self.s2_allow.d.next = self.u_allow.val();
-        self.s2_npkts.d.next = self.u_npkts.val();
-        self.s2_max.d.next = self.u_max.val();
-        self.s2_tcnt.d.next = self.u_tcnt.val();
-        self.s2_id_base.d.next = self.u_id_base.val();
-        self.s2_meta.d.next = self.u_meta.val();
-        self.s2_active.d.next = self.u_active.val();
+        self.s2_id.d.next = self.slot_update.id.val();
+        self.s2_word.d.next = self.slot_update.updated.val();
+        self.s2_active.d.next = self.slot_update.updated_active.val();
+        self.s2_sched.d.next = self.slot_update.schedule.val();
+        self.s2_sched_meta.d.next = self.slot_update.schedule_meta.val();
+        // A message every packet of which is delivered no longer needs its timer.
+        self.s2_cancel.d.next = self.slot_update.completed.val();
 
         // ---------------- S2: packet choice from the updated word, write back ----------------
-        // Packets below the credit and packets already sent once. Both values are at most the
-        // packet count, 64, so 7 bits hold them.
-        self.below_credit.k.next = self.s2_credit.q.val().get_bits::<7>(0);
-        self.below_sent.k.next = self.s2_max.q.val().get_bits::<7>(0);
-        self.e_credit_mask.next = 0.into();
-        if self.s2_allow.q.val() {
-            self.e_credit_mask.next = self.below_credit.mask.val();
-        }
-        self.e_sent_mask.next = self.below_sent.mask.val();
-        self.e_elig.next = ((self.s2_tx.q.val() & self.e_credit_mask.val()) | self.s2_rtx.q.val()) & (!self.s2_del.q.val());
-        self.off_ffs.bitmap.next = self.e_elig.val();
-        self.e_go.next = (self.s2_emit.q.val() & self.s2_active.q.val()) & self.off_ffs.found.val();
-        // The sent packet's bit (none when nothing is sent: the one-hot is then empty).
-        self.e_sent_bit.next = 0.into();
-        if self.s2_emit.q.val() & self.s2_active.q.val() {
-            self.e_sent_bit.next = self.off_ffs.onehot.val();
-        }
-        self.e_off.next = bit_cast::<8, 6>(self.off_ffs.index.val());
-        self.n_tx.next = self.s2_tx.q.val() & (!self.e_sent_bit.val());
-        self.n_rtx.next = self.s2_rtx.q.val() & (!self.e_sent_bit.val());
-        // Eligible after the choice: without its lowest bit when a packet is sent.
-        self.n_elig_any.next = self.e_elig.val().any();
-        if self.s2_emit.q.val() & self.s2_active.q.val() {
-            self.n_elig_any.next = (self.e_elig.val() & (self.e_elig.val() - 1)).any();
-        }
-        self.e_is_new.next = self.s2_max.q.val() == 0;
-        // The smallest eligible offset is below maxTxPktOffset + 1 iff some eligible one is.
-        self.e_is_rtx.next = (self.e_elig.val() & self.e_sent_mask.val()).any();
-        self.n_max.next = self.s2_max.q.val();
-        if self.e_go.val() & (!self.e_is_rtx.val()) {
-            self.n_max.next = self.e_off.val() + 1;
-        }
-        self.e_desc.next = (((bit_cast::<130, 88>(self.s2_meta.q.val()) | (bit_cast::<130, 8>(self.e_off.val()) << 88))
-            | ((bit_cast::<130, 16>(self.s2_id.q.val()) << 96) | (bit_cast::<130, 16>(self.s2_credit.q.val()) << 112)))
-            | (bit_cast::<130, 1>(self.e_is_new.val().into()) << 128))
-            | (bit_cast::<130, 1>(self.e_is_rtx.val().into()) << 129);
-        self.n_word.next = ((((bit_cast::<337, 64>(self.s2_del.q.val()) | (bit_cast::<337, 64>(self.n_tx.val()) << 64))
-            | (bit_cast::<337, 64>(self.n_rtx.val()) << 128))
-            | ((bit_cast::<337, 16>(self.s2_credit.q.val()) << 192) | (bit_cast::<337, 1>(self.s2_allow.q.val().into()) << 208)))
-            | (((bit_cast::<337, 8>(self.s2_npkts.q.val()) << 209) | (bit_cast::<337, 8>(self.n_max.val()) << 217))
-                | (bit_cast::<337, 8>(self.s2_tcnt.q.val()) << 225)))
-            | ((bit_cast::<337, 16>(self.s2_id_base.q.val()) << 233) | (bit_cast::<337, 88>(self.s2_meta.q.val()) << 249));
+        self.choice.choose.next = self.s2_emit.q.val() & self.s2_active.q.val();
+        self.choice.delivered.next = self.s2_word.q.val().get_bits::<64>(0);
+        self.choice.tx.next = self.s2_word.q.val().get_bits::<64>(64);
+        self.choice.rtx.next = self.s2_word.q.val().get_bits::<64>(128);
+        // The credit never exceeds the packet count, 64: 7 bits hold it.
+        self.choice.credit.next = self.s2_word.q.val().get_bits::<7>(192);
+        self.choice.allow.next = self.s2_word.q.val().get_bit(208);
+        self.choice.max.next = self.s2_word.q.val().get_bits::<8>(217);
+        self.e_desc.next = (((bit_cast::<130, 88>(self.s2_word.q.val().get_bits::<88>(249))
+            | (bit_cast::<130, 8>(self.choice.offset.val()) << 88))
+            | ((bit_cast::<130, 16>(self.s2_id.q.val()) << 96) | (bit_cast::<130, 16>(self.s2_word.q.val().get_bits::<16>(192)) << 112)))
+            | (bit_cast::<130, 1>(self.choice.is_new.val().into()) << 128))
+            | (bit_cast::<130, 1>(self.choice.is_rtx.val().into()) << 129);
+        // The word with the chosen packet's bits and maxTxPktOffset + 1 replaced.
+        self.n_word.next = (((bit_cast::<337, 64>(self.s2_word.q.val().get_bits::<64>(0))
+            | (bit_cast::<337, 64>(self.choice.tx_after.val()) << 64))
+            | (bit_cast::<337, 64>(self.choice.rtx_after.val()) << 128))
+            | ((bit_cast::<337, 25>(self.s2_word.q.val().get_bits::<25>(192)) << 192)
+                | (bit_cast::<337, 8>(self.choice.max_after.val()) << 217)))
+            | (bit_cast::<337, 112>(self.s2_word.q.val().get_bits::<112>(225)) << 225);
 
         // Write back.
         self.slot_ram.write_address.next = self.s2_slot.q.val();
@@ -884,7 +626,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.fwd_word.d.next = self.n_word.val();
         // Per-slot flags: the written slot's bits are replaced through its one-hot mask (no
         // runtime-indexed update of an N-bit vector, which costs LUTs and Verilator time).
-        self.n_sendable.next = self.s2_active.q.val() & self.n_elig_any.val();
+        self.n_sendable.next = self.s2_active.q.val() & self.choice.more.val();
         self.written_mask.index.next = self.s2_slot.q.val();
         self.written_mask.enable.next = self.s2_valid.q.val();
         self.active_bits.d.next = self.active_bits.q.val() & (!self.written_mask.onehot.val());
@@ -904,7 +646,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.cancel_valid.next = self.s2_cancel.q.val();
         self.cancel_slot.next = self.s2_slot.q.val();
         self.done_valid.next = self.free_go.val();
-        self.done_tx_msg_id.next = self.c_id.val();
+        self.done_tx_msg_id.next = self.slot_update.id.val();
 
         // ---------------- descriptor queue (3 entries, q0 at the head) ----------------
         self.q_fill.next = self.q_count.q.val() - bit_cast::<2, 1>(self.q_pop.val().into());
@@ -912,7 +654,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.q0.d.next = self.q1.q.val();
             self.q1.d.next = self.q2.q.val();
         }
-        if self.e_go.val() {
+        if self.choice.send.val() {
             if self.q_fill.val() == 0 {
                 self.q0.d.next = self.e_desc.val();
             } else if self.q_fill.val() == 1 {
@@ -921,7 +663,7 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
                 self.q2.d.next = self.e_desc.val();
             }
         }
-        self.q_count.d.next = self.q_fill.val() + bit_cast::<2, 1>(self.e_go.val().into());
+        self.q_count.d.next = self.q_fill.val() + bit_cast::<2, 1>(self.choice.send.val().into());
         self.pkt.valid.next = self.q_count.q.val() != 0;
         self.pkt.slot.next = self.q0.q.val().get_bits::<IW>(96);
         self.pkt.remote_ip.next = self.q0.q.val().get_bits::<32>(0);
@@ -941,33 +683,15 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
         self.pkt_q2_slot.next = self.q2.q.val().get_bits::<IW>(96);
 
         // ---------------- counters (saturating) ----------------
-        if self.k_dlv.val() & (!self.hit.val()) {
-            self.cnt_stale_dlv.increment.next = true;
-        }
-        if self.k_ctx.val() & (!self.hit.val()) {
-            self.cnt_stale_ctx.increment.next = true;
-        }
-        if self.k_to.val() & (!self.hit.val()) {
-            self.cnt_stale_to.increment.next = true;
-        }
-        if (self.k_dlv.val() & self.hit.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any() {
-            self.cnt_ack_beyond.increment.next = true;
-        }
-        if ((self.k_ctx.val() & self.hit.val()) & self.s1_rtx_flag.q.val()) & (self.s1_bitmap.q.val() & (!self.c_pk.val())).any() {
-            self.cnt_rtx_beyond.increment.next = true;
-        }
-        if ((self.k_ctx.val() & self.hit.val()) & self.s1_credit_flag.q.val()) & self.x_beyond.val() {
-            self.cnt_credit_beyond.increment.next = true;
-        }
-        if self.k_new.val() & self.c_active.val() {
-            self.cnt_write_busy.increment.next = true;
-        }
-        if (self.k_dlv.val() & self.hit.val()) & self.d_complete.val() {
-            self.cnt_delivered.increment.next = true;
-        }
-        if (self.k_to.val() & self.hit.val()) & self.t_abandon.val() {
-            self.cnt_abandoned.increment.next = true;
-        }
+        self.cnt_stale_dlv.increment.next = self.slot_update.stale_delivered.val();
+        self.cnt_stale_ctx.increment.next = self.slot_update.stale_credit.val();
+        self.cnt_stale_to.increment.next = self.slot_update.stale_timeout.val();
+        self.cnt_ack_beyond.increment.next = self.slot_update.ack_beyond.val();
+        self.cnt_rtx_beyond.increment.next = self.slot_update.rtx_beyond.val();
+        self.cnt_credit_beyond.increment.next = self.slot_update.credit_beyond.val();
+        self.cnt_write_busy.increment.next = self.slot_update.write_busy.val();
+        self.cnt_delivered.increment.next = self.slot_update.completed.val();
+        self.cnt_abandoned.increment.next = self.slot_update.abandoned.val();
         if self.dlv_overflow.val() | self.ctx_overflow.val() {
             self.cnt_overflow.increment.next = true;
         }

@@ -9,8 +9,10 @@ use nanotransport_hdl::common::{
     ones_until::OnesUntil, popcount::Popcount, skid_buffer::SkidBuffer,
 };
 use nanotransport_hdl::nic::message_read_out::MessageReadOut;
+use nanotransport_hdl::nic::packet_choice::PacketChoice;
 use nanotransport_hdl::nic::packet_read_out::PacketReadOut;
 use nanotransport_hdl::nic::rx_buffer_classes::RxBufferClasses;
+use nanotransport_hdl::nic::slot_update::SlotUpdate;
 use nanotransport_hdl::nic::timer::Timer;
 use rust_hdl::prelude::*;
 
@@ -171,6 +173,16 @@ free_list_dut!(16, 4; 128, 7);
 native_dut!(RxBufferClasses<128, 7>, clocked: true,
     inputs: [reset, msg_len, request_fits, take, take_class, free_valid, free_class, free_index],
     outputs: [fits, chosen, chosen_index, chosen_page, fallback, exhausted, full]);
+
+native_dut!(SlotUpdate<4>, clocked: false,
+    inputs: [word, slot, id_known, active, kind, event_id, bitmap, rtx_flag, credit_flag, credit, allow, raise_only, rtx_p1,
+        install_meta, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout],
+    outputs: [updated, updated_active, id, schedule, schedule_meta, installed, completed, abandoned, stale_delivered,
+        stale_credit, stale_timeout, write_busy, ack_beyond, rtx_beyond, credit_beyond]);
+
+native_dut!(PacketChoice, clocked: false,
+    inputs: [choose, delivered, tx, rtx, credit, allow, max],
+    outputs: [send, offset, tx_after, rtx_after, max_after, more, is_new, is_rtx]);
 
 native_dut!(MessageReadOut<4, 17>, clocked: true,
     inputs: [reset, start, header, payload_data, m_axis.tready],

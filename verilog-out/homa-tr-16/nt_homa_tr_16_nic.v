@@ -51464,8 +51464,6 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     output reg  [15:0] event_overflow_count;
 
     // Constant declarations
-    localparam  id_high_mask = 16'hfff0;
-    localparam  slot_count = 16'h10;
     localparam  slot0_onehot = 16'h1;
 
     // Stub signals
@@ -51500,22 +51498,54 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     wire  rr_any$found;
     wire  [3:0] rr_any$index;
     wire  [15:0] rr_any$onehot;
-    reg  [63:0] off_ffs$bitmap;
-    wire  off_ffs$found;
-    wire  [5:0] off_ffs$index;
-    wire  [63:0] off_ffs$onehot;
-    reg  [6:0] below_credit$k;
-    wire  [63:0] below_credit$mask;
-    reg  [6:0] below_sent$k;
-    wire  [63:0] below_sent$mask;
-    reg  [6:0] pk_mask$k;
-    wire  [63:0] pk_mask$mask;
-    reg  [6:0] rtx_mask$k;
-    wire  [63:0] rtx_mask$mask;
-    reg  [6:0] sent_mask$k;
-    wire  [63:0] sent_mask$mask;
-    reg  [6:0] install_mask$k;
-    wire  [63:0] install_mask$mask;
+    reg  [336:0] slot_update$word;
+    reg  [3:0] slot_update$slot;
+    reg  slot_update$id_known;
+    reg  slot_update$active;
+    reg  [2:0] slot_update$kind;
+    reg  [15:0] slot_update$event_id;
+    reg  [63:0] slot_update$bitmap;
+    reg  slot_update$rtx_flag;
+    reg  slot_update$credit_flag;
+    reg  [15:0] slot_update$credit;
+    reg  slot_update$allow;
+    reg  slot_update$raise_only;
+    reg  [7:0] slot_update$rtx_p1;
+    reg  [87:0] slot_update$install_meta;
+    reg  [15:0] slot_update$default_credit;
+    reg  [7:0] slot_update$timeout_threshold;
+    reg  slot_update$rtx_first_expiry;
+    reg  slot_update$probe_idle_timeout;
+    wire  [336:0] slot_update$updated;
+    wire  slot_update$updated_active;
+    wire  [15:0] slot_update$id;
+    wire  slot_update$schedule;
+    wire  [23:0] slot_update$schedule_meta;
+    wire  slot_update$installed;
+    wire  slot_update$completed;
+    wire  slot_update$abandoned;
+    wire  slot_update$stale_delivered;
+    wire  slot_update$stale_credit;
+    wire  slot_update$stale_timeout;
+    wire  slot_update$write_busy;
+    wire  slot_update$ack_beyond;
+    wire  slot_update$rtx_beyond;
+    wire  slot_update$credit_beyond;
+    reg  choice$choose;
+    reg  [63:0] choice$delivered;
+    reg  [63:0] choice$tx;
+    reg  [63:0] choice$rtx;
+    reg  [6:0] choice$credit;
+    reg  choice$allow;
+    reg  [7:0] choice$max;
+    wire  choice$send;
+    wire  [7:0] choice$offset;
+    wire  [63:0] choice$tx_after;
+    wire  [63:0] choice$rtx_after;
+    wire  [7:0] choice$max_after;
+    wire  choice$more;
+    wire  choice$is_new;
+    wire  choice$is_rtx;
     reg  [15:0] active_bits$d;
     wire  [15:0] active_bits$q;
     reg  active_bits$clock;
@@ -51564,21 +51594,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  s1_emit$d;
     wire  s1_emit$q;
     reg  s1_emit$clock;
-    reg  [31:0] s1_ip$d;
-    wire  [31:0] s1_ip$q;
-    reg  s1_ip$clock;
-    reg  [15:0] s1_rport$d;
-    wire  [15:0] s1_rport$q;
-    reg  s1_rport$clock;
-    reg  [15:0] s1_lport$d;
-    wire  [15:0] s1_lport$q;
-    reg  s1_lport$clock;
-    reg  [15:0] s1_len$d;
-    wire  [15:0] s1_len$q;
-    reg  s1_len$clock;
-    reg  [7:0] s1_rank$d;
-    wire  [7:0] s1_rank$q;
-    reg  s1_rank$clock;
+    reg  [87:0] s1_meta$d;
+    wire  [87:0] s1_meta$q;
+    reg  s1_meta$clock;
     reg  s1_fwd$d;
     wire  s1_fwd$q;
     reg  s1_fwd$clock;
@@ -51603,36 +51621,9 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [15:0] s2_id$d;
     wire  [15:0] s2_id$q;
     reg  s2_id$clock;
-    reg  [63:0] s2_del$d;
-    wire  [63:0] s2_del$q;
-    reg  s2_del$clock;
-    reg  [63:0] s2_tx$d;
-    wire  [63:0] s2_tx$q;
-    reg  s2_tx$clock;
-    reg  [63:0] s2_rtx$d;
-    wire  [63:0] s2_rtx$q;
-    reg  s2_rtx$clock;
-    reg  [15:0] s2_credit$d;
-    wire  [15:0] s2_credit$q;
-    reg  s2_credit$clock;
-    reg  s2_allow$d;
-    wire  s2_allow$q;
-    reg  s2_allow$clock;
-    reg  [7:0] s2_npkts$d;
-    wire  [7:0] s2_npkts$q;
-    reg  s2_npkts$clock;
-    reg  [7:0] s2_max$d;
-    wire  [7:0] s2_max$q;
-    reg  s2_max$clock;
-    reg  [7:0] s2_tcnt$d;
-    wire  [7:0] s2_tcnt$q;
-    reg  s2_tcnt$clock;
-    reg  [15:0] s2_id_base$d;
-    wire  [15:0] s2_id_base$q;
-    reg  s2_id_base$clock;
-    reg  [87:0] s2_meta$d;
-    wire  [87:0] s2_meta$q;
-    reg  s2_meta$clock;
+    reg  [336:0] s2_word$d;
+    wire  [336:0] s2_word$q;
+    reg  s2_word$clock;
     reg  s2_active$d;
     wire  s2_active$q;
     reg  s2_active$clock;
@@ -51734,68 +51725,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
     reg  dlv_overflow;
     reg  ctx_overflow;
     reg  [336:0] cur;
-    reg  [63:0] c_del;
-    reg  [63:0] c_tx;
-    reg  [63:0] c_rtx;
-    reg  [15:0] c_credit;
-    reg  c_allow;
-    reg  [7:0] c_npkts;
-    reg  [7:0] c_max;
-    reg  [7:0] c_tcnt;
-    reg  c_id_known;
-    reg  [15:0] c_id_base;
-    reg  [15:0] c_id;
     reg  c_active;
-    reg  [63:0] c_pk;
-    reg  hit;
-    reg  k_dlv;
-    reg  k_ctx;
-    reg  k_to;
-    reg  k_new;
-    reg  [63:0] d_ack;
-    reg  [63:0] d_del;
-    reg  d_complete;
-    reg  [63:0] x_rtx;
-    reg  x_beyond;
-    reg  [15:0] x_credit;
-    reg  t_progress;
-    reg  [7:0] t_cnt_inc;
-    reg  t_abandon;
-    reg  [63:0] t_rtx;
-    reg  [6:0] t_bound;
-    reg  [63:0] t_probe;
-    reg  [63:0] t_unacked;
-    reg  [5:0] t_probe_off;
-    reg  [16:0] i_npkts;
-    reg  [63:0] i_pk;
-    reg  [15:0] i_credit_req;
-    reg  [15:0] i_credit;
-    reg  [63:0] u_del;
-    reg  [63:0] u_tx;
-    reg  [63:0] u_rtx;
-    reg  [15:0] u_credit;
-    reg  u_allow;
-    reg  [7:0] u_npkts;
-    reg  [7:0] u_max;
-    reg  [7:0] u_tcnt;
-    reg  [15:0] u_id_base;
-    reg  [87:0] u_meta;
-    reg  u_active;
     reg  free_go;
-    reg  [63:0] e_credit_mask;
-    reg  [63:0] e_elig;
-    reg  e_go;
-    reg  [7:0] e_off;
-    reg  [63:0] e_sent_mask;
-    reg  [63:0] e_sent_bit;
-    reg  [63:0] n_tx;
-    reg  [63:0] n_rtx;
-    reg  [7:0] n_max;
-    reg  n_elig_any;
     reg  [336:0] n_word;
     reg  [129:0] e_desc;
-    reg  e_is_new;
-    reg  e_is_rtx;
     reg  n_sendable;
 
     // Sub module instances
@@ -51840,35 +51773,57 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .index(rr_any$index),
         .onehot(rr_any$onehot)
     );
-    nt_homa_tr_16_nic$tx$core$off_ffs off_ffs(
-        .bitmap(off_ffs$bitmap),
-        .found(off_ffs$found),
-        .index(off_ffs$index),
-        .onehot(off_ffs$onehot)
+    nt_homa_tr_16_nic$tx$core$slot_update slot_update(
+        .word(slot_update$word),
+        .slot(slot_update$slot),
+        .id_known(slot_update$id_known),
+        .active(slot_update$active),
+        .kind(slot_update$kind),
+        .event_id(slot_update$event_id),
+        .bitmap(slot_update$bitmap),
+        .rtx_flag(slot_update$rtx_flag),
+        .credit_flag(slot_update$credit_flag),
+        .credit(slot_update$credit),
+        .allow(slot_update$allow),
+        .raise_only(slot_update$raise_only),
+        .rtx_p1(slot_update$rtx_p1),
+        .install_meta(slot_update$install_meta),
+        .default_credit(slot_update$default_credit),
+        .timeout_threshold(slot_update$timeout_threshold),
+        .rtx_first_expiry(slot_update$rtx_first_expiry),
+        .probe_idle_timeout(slot_update$probe_idle_timeout),
+        .updated(slot_update$updated),
+        .updated_active(slot_update$updated_active),
+        .id(slot_update$id),
+        .schedule(slot_update$schedule),
+        .schedule_meta(slot_update$schedule_meta),
+        .installed(slot_update$installed),
+        .completed(slot_update$completed),
+        .abandoned(slot_update$abandoned),
+        .stale_delivered(slot_update$stale_delivered),
+        .stale_credit(slot_update$stale_credit),
+        .stale_timeout(slot_update$stale_timeout),
+        .write_busy(slot_update$write_busy),
+        .ack_beyond(slot_update$ack_beyond),
+        .rtx_beyond(slot_update$rtx_beyond),
+        .credit_beyond(slot_update$credit_beyond)
     );
-    nt_homa_tr_16_nic$tx$core$below_credit below_credit(
-        .k(below_credit$k),
-        .mask(below_credit$mask)
-    );
-    nt_homa_tr_16_nic$tx$core$below_sent below_sent(
-        .k(below_sent$k),
-        .mask(below_sent$mask)
-    );
-    nt_homa_tr_16_nic$tx$core$pk_mask pk_mask(
-        .k(pk_mask$k),
-        .mask(pk_mask$mask)
-    );
-    nt_homa_tr_16_nic$tx$core$rtx_mask rtx_mask(
-        .k(rtx_mask$k),
-        .mask(rtx_mask$mask)
-    );
-    nt_homa_tr_16_nic$tx$core$sent_mask sent_mask(
-        .k(sent_mask$k),
-        .mask(sent_mask$mask)
-    );
-    nt_homa_tr_16_nic$tx$core$install_mask install_mask(
-        .k(install_mask$k),
-        .mask(install_mask$mask)
+    nt_homa_tr_16_nic$tx$core$choice choice(
+        .choose(choice$choose),
+        .delivered(choice$delivered),
+        .tx(choice$tx),
+        .rtx(choice$rtx),
+        .credit(choice$credit),
+        .allow(choice$allow),
+        .max(choice$max),
+        .send(choice$send),
+        .offset(choice$offset),
+        .tx_after(choice$tx_after),
+        .rtx_after(choice$rtx_after),
+        .max_after(choice$max_after),
+        .more(choice$more),
+        .is_new(choice$is_new),
+        .is_rtx(choice$is_rtx)
     );
     nt_homa_tr_16_nic$tx$core$active_bits active_bits(
         .d(active_bits$d),
@@ -51950,30 +51905,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(s1_emit$q),
         .clock(s1_emit$clock)
     );
-    nt_homa_tr_16_nic$tx$core$s1_ip s1_ip(
-        .d(s1_ip$d),
-        .q(s1_ip$q),
-        .clock(s1_ip$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s1_rport s1_rport(
-        .d(s1_rport$d),
-        .q(s1_rport$q),
-        .clock(s1_rport$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s1_lport s1_lport(
-        .d(s1_lport$d),
-        .q(s1_lport$q),
-        .clock(s1_lport$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s1_len s1_len(
-        .d(s1_len$d),
-        .q(s1_len$q),
-        .clock(s1_len$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s1_rank s1_rank(
-        .d(s1_rank$d),
-        .q(s1_rank$q),
-        .clock(s1_rank$clock)
+    nt_homa_tr_16_nic$tx$core$s1_meta s1_meta(
+        .d(s1_meta$d),
+        .q(s1_meta$q),
+        .clock(s1_meta$clock)
     );
     nt_homa_tr_16_nic$tx$core$s1_fwd s1_fwd(
         .d(s1_fwd$d),
@@ -52015,55 +51950,10 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         .q(s2_id$q),
         .clock(s2_id$clock)
     );
-    nt_homa_tr_16_nic$tx$core$s2_del s2_del(
-        .d(s2_del$d),
-        .q(s2_del$q),
-        .clock(s2_del$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_tx s2_tx(
-        .d(s2_tx$d),
-        .q(s2_tx$q),
-        .clock(s2_tx$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_rtx s2_rtx(
-        .d(s2_rtx$d),
-        .q(s2_rtx$q),
-        .clock(s2_rtx$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_credit s2_credit(
-        .d(s2_credit$d),
-        .q(s2_credit$q),
-        .clock(s2_credit$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_allow s2_allow(
-        .d(s2_allow$d),
-        .q(s2_allow$q),
-        .clock(s2_allow$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_npkts s2_npkts(
-        .d(s2_npkts$d),
-        .q(s2_npkts$q),
-        .clock(s2_npkts$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_max s2_max(
-        .d(s2_max$d),
-        .q(s2_max$q),
-        .clock(s2_max$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_tcnt s2_tcnt(
-        .d(s2_tcnt$d),
-        .q(s2_tcnt$q),
-        .clock(s2_tcnt$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_id_base s2_id_base(
-        .d(s2_id_base$d),
-        .q(s2_id_base$q),
-        .clock(s2_id_base$clock)
-    );
-    nt_homa_tr_16_nic$tx$core$s2_meta s2_meta(
-        .d(s2_meta$d),
-        .q(s2_meta$q),
-        .clock(s2_meta$clock)
+    nt_homa_tr_16_nic$tx$core$s2_word s2_word(
+        .d(s2_word$d),
+        .q(s2_word$q),
+        .clock(s2_word$clock)
     );
     nt_homa_tr_16_nic$tx$core$s2_active s2_active(
         .d(s2_active$d),
@@ -52194,11 +52084,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_raise$clock = clock;
         s1_rtx_p1$clock = clock;
         s1_emit$clock = clock;
-        s1_ip$clock = clock;
-        s1_rport$clock = clock;
-        s1_lport$clock = clock;
-        s1_len$clock = clock;
-        s1_rank$clock = clock;
+        s1_meta$clock = clock;
         s1_fwd$clock = clock;
         s1_onehot$clock = clock;
         s2_onehot$clock = clock;
@@ -52207,16 +52093,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s2_slot$clock = clock;
         s2_emit$clock = clock;
         s2_id$clock = clock;
-        s2_del$clock = clock;
-        s2_tx$clock = clock;
-        s2_rtx$clock = clock;
-        s2_credit$clock = clock;
-        s2_allow$clock = clock;
-        s2_npkts$clock = clock;
-        s2_max$clock = clock;
-        s2_tcnt$clock = clock;
-        s2_id_base$clock = clock;
-        s2_meta$clock = clock;
+        s2_word$clock = clock;
         s2_active$clock = clock;
         s2_sched$clock = clock;
         s2_sched_meta$clock = clock;
@@ -52241,11 +52118,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_raise$d = s1_raise$q;
         s1_rtx_p1$d = s1_rtx_p1$q;
         s1_emit$d = s1_emit$q;
-        s1_ip$d = s1_ip$q;
-        s1_rport$d = s1_rport$q;
-        s1_lport$d = s1_lport$q;
-        s1_len$d = s1_len$q;
-        s1_rank$d = s1_rank$q;
+        s1_meta$d = s1_meta$q;
         s1_fwd$d = s1_fwd$q;
         s1_onehot$d = s1_onehot$q;
         s2_onehot$d = s2_onehot$q;
@@ -52254,16 +52127,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s2_slot$d = s2_slot$q;
         s2_emit$d = s2_emit$q;
         s2_id$d = s2_id$q;
-        s2_del$d = s2_del$q;
-        s2_tx$d = s2_tx$q;
-        s2_rtx$d = s2_rtx$q;
-        s2_credit$d = s2_credit$q;
-        s2_allow$d = s2_allow$q;
-        s2_npkts$d = s2_npkts$q;
-        s2_max$d = s2_max$q;
-        s2_tcnt$d = s2_tcnt$q;
-        s2_id_base$d = s2_id_base$q;
-        s2_meta$d = s2_meta$q;
+        s2_word$d = s2_word$q;
         s2_active$d = s2_active$q;
         s2_sched$d = s2_sched$q;
         s2_sched_meta$d = s2_sched_meta$q;
@@ -52283,25 +52147,16 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         cnt_stale_to$clock = clock;
         cnt_write_busy$clock = clock;
         cnt_abandoned$reset = reset;
-        cnt_abandoned$increment = 1'b0;
         cnt_ack_beyond$reset = reset;
-        cnt_ack_beyond$increment = 1'b0;
         cnt_credit_beyond$reset = reset;
-        cnt_credit_beyond$increment = 1'b0;
         cnt_delivered$reset = reset;
-        cnt_delivered$increment = 1'b0;
         cnt_overflow$reset = reset;
         cnt_overflow$increment = 1'b0;
         cnt_rtx_beyond$reset = reset;
-        cnt_rtx_beyond$increment = 1'b0;
         cnt_stale_ctx$reset = reset;
-        cnt_stale_ctx$increment = 1'b0;
         cnt_stale_dlv$reset = reset;
-        cnt_stale_dlv$increment = 1'b0;
         cnt_stale_to$reset = reset;
-        cnt_stale_to$increment = 1'b0;
         cnt_write_busy$reset = reset;
-        cnt_write_busy$increment = 1'b0;
         dlv_q$clock = clock;
         ctx_q$clock = clock;
         slot_ram$read_clock = clock;
@@ -52359,11 +52214,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         s1_allow$d = 1'b0;
         s1_raise$d = 1'b0;
         s1_rtx_p1$d = 32'h0;
-        s1_ip$d = new_remote_ip;
-        s1_rport$d = new_remote_port;
-        s1_lport$d = new_local_port;
-        s1_len$d = new_msg_len;
-        s1_rank$d = new_rank;
+        s1_meta$d = (((((new_remote_ip) & 88'hffffffffffffffffffffff) | (((new_remote_port) & 88'hffffffffffffffffffffff) << 32'h20)) | (((new_local_port) & 88'hffffffffffffffffffffff) << 32'h30)) | (((new_msg_len) & 88'hffffffffffffffffffffff) << 32'h40)) | (((new_rank) & 88'hffffffffffffffffffffff) << 32'h50);
         if (g_dlv) begin
             s1_kind$d = 32'h1;
             s1_id$d = dlv_head[(32'h0)+:(16)];
@@ -52416,192 +52267,52 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         if (s1_fwd$q) begin
             cur = fwd_word$q;
         end
-        c_del = cur[(32'h0)+:(64)];
-        c_tx = cur[(32'h40)+:(64)];
-        c_rtx = cur[(32'h80)+:(64)];
-        c_credit = cur[(32'hc0)+:(16)];
-        c_allow = cur[32'hd0];
-        c_npkts = cur[(32'hd1)+:(8)];
-        c_max = cur[(32'hd9)+:(8)];
-        c_tcnt = cur[(32'he1)+:(8)];
-        c_id_known = id_known$q[s1_slot$q];
-        c_id_base = 32'h0;
-        if (c_id_known) begin
-            c_id_base = cur[(32'he9)+:(16)];
-        end
-        c_id = (c_id_base & id_high_mask) | ((s1_slot$q) & 16'hffff);
         c_active = active_bits$q[s1_slot$q];
-        pk_mask$k = c_npkts[(32'h0)+:(7)];
-        c_pk = pk_mask$mask;
-        hit = c_active & (c_id == s1_id$q);
-        k_dlv = s1_valid$q & (s1_kind$q == 32'h1);
-        k_ctx = s1_valid$q & (s1_kind$q == 32'h2);
-        k_to = s1_valid$q & (s1_kind$q == 32'h3);
-        k_new = s1_valid$q & (s1_kind$q == 32'h4);
-        d_ack = s1_bitmap$q & c_pk;
-        d_del = c_del | d_ack;
-        d_complete = d_del == c_pk;
-        x_rtx = (s1_bitmap$q & c_pk) & (~c_del);
-        x_beyond = s1_credit$q > ((c_npkts) & 16'hffff);
-        x_credit = s1_credit$q;
-        if (s1_raise$q & (c_credit > s1_credit$q)) begin
-            x_credit = c_credit;
-        end
-        if (x_beyond) begin
-            x_credit = ((c_npkts) & 16'hffff);
-        end
-        t_progress = c_max > s1_rtx_p1$q;
-        t_cnt_inc = c_tcnt + 32'h1;
-        if (c_tcnt == 32'hff) begin
-            t_cnt_inc = 32'hff;
-        end
-        t_abandon = (~t_progress) & (t_cnt_inc > timeout_threshold);
-        t_bound = s1_rtx_p1$q[(32'h0)+:(7)];
-        if (rtx_first_expiry & (s1_rtx_p1$q == 32'h0)) begin
-            t_bound = c_max[(32'h0)+:(7)];
-        end
-        rtx_mask$k = t_bound;
-        t_rtx = rtx_mask$mask & (~c_del);
-        sent_mask$k = c_max[(32'h0)+:(7)];
-        t_unacked = sent_mask$mask & (~c_del);
-        t_probe_off = c_credit[(32'h0)+:(6)] - 32'h1;
-        t_probe = 32'h0;
-        if (((probe_idle_timeout & (t_unacked == 32'h0)) & (c_credit != 32'h0)) & (c_credit <= ((c_max) & 16'hffff))) begin
-            t_probe = ((32'h1) & 64'hffffffffffffffff) << ((t_probe_off) & 64'hffffffffffffffff);
-        end
-        i_npkts = (((s1_len$q) & 17'h1ffff) + 32'h3ff) >> 32'ha;
-        install_mask$k = i_npkts[(32'h0)+:(7)];
-        i_pk = install_mask$mask;
-        i_credit_req = default_credit;
-        if (s1_credit_flag$q) begin
-            i_credit_req = s1_credit$q;
-        end
-        i_credit = i_credit_req;
-        if (i_credit_req > ((i_npkts) & 16'hffff)) begin
-            i_credit = ((i_npkts) & 16'hffff);
-        end
-        u_del = c_del;
-        u_tx = c_tx;
-        u_rtx = c_rtx;
-        u_credit = c_credit;
-        u_allow = c_allow;
-        u_npkts = c_npkts;
-        u_max = c_max;
-        u_tcnt = c_tcnt;
-        u_id_base = c_id_base;
-        u_meta = cur[(32'hf9)+:(88)];
-        u_active = c_active;
-        free_go = 1'b0;
-        done_abandoned = 1'b0;
-        s2_sched$d = 1'b0;
-        s2_sched_meta$d = (((c_id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
-        s2_cancel$d = 1'b0;
-        new_id_valid = 1'b0;
-        new_id = c_id;
-        if (k_dlv & hit) begin
-            u_del = d_del;
-            u_tx = c_tx & (~d_ack);
-            u_rtx = c_rtx & (~d_ack);
-            if (d_complete) begin
-                free_go = 1'b1;
-                s2_cancel$d = 1'b1;
-            end
-        end
-        if (k_ctx & hit) begin
-            if (s1_rtx_flag$q) begin
-                u_tx = c_tx | x_rtx;
-            end
-            if (s1_credit_flag$q) begin
-                u_credit = x_credit;
-            end
-            u_allow = s1_allow$q;
-        end
-        if (k_to & hit) begin
-            if (t_abandon) begin
-                free_go = 1'b1;
-                done_abandoned = 1'b1;
-            end
-            else begin
-                u_tcnt = t_cnt_inc;
-                if (t_progress) begin
-                    u_tcnt = 32'h0;
-                end
-                u_tx = c_tx & (~t_rtx);
-                u_rtx = (c_rtx | t_rtx) | t_probe;
-                u_del = c_del & (~t_probe);
-                s2_sched$d = 1'b1;
-            end
-        end
-        if (k_new & (~c_active)) begin
-            u_del = 32'h0;
-            u_tx = i_pk;
-            u_rtx = 32'h0;
-            u_credit = i_credit;
-            u_allow = 1'b1;
-            u_npkts = ((i_npkts) & 8'hff);
-            u_max = 32'h0;
-            u_tcnt = 32'h0;
-            u_meta = (((((s1_ip$q) & 88'hffffffffffffffffffffff) | (((s1_rport$q) & 88'hffffffffffffffffffffff) << 32'h20)) | (((s1_lport$q) & 88'hffffffffffffffffffffff) << 32'h30)) | (((s1_len$q) & 88'hffffffffffffffffffffff) << 32'h40)) | (((s1_rank$q) & 88'hffffffffffffffffffffff) << 32'h50);
-            u_active = 1'b1;
-            s2_sched$d = 1'b1;
-            s2_sched_meta$d = ((c_id) & 24'hffffff) << 32'h8;
-            new_id_valid = 1'b1;
-        end
-        if (free_go) begin
-            u_active = 1'b0;
-            u_id_base = c_id + slot_count;
-            u_tx = 32'h0;
-            u_rtx = 32'h0;
-        end
+        slot_update$word = cur;
+        slot_update$slot = s1_slot$q;
+        slot_update$id_known = id_known$q[s1_slot$q];
+        slot_update$active = c_active;
+        slot_update$kind = s1_kind$q;
+        slot_update$event_id = s1_id$q;
+        slot_update$bitmap = s1_bitmap$q;
+        slot_update$rtx_flag = s1_rtx_flag$q;
+        slot_update$credit_flag = s1_credit_flag$q;
+        slot_update$credit = s1_credit$q;
+        slot_update$allow = s1_allow$q;
+        slot_update$raise_only = s1_raise$q;
+        slot_update$rtx_p1 = s1_rtx_p1$q;
+        slot_update$install_meta = s1_meta$q;
+        slot_update$default_credit = default_credit;
+        slot_update$timeout_threshold = timeout_threshold;
+        slot_update$rtx_first_expiry = rtx_first_expiry;
+        slot_update$probe_idle_timeout = probe_idle_timeout;
+        free_go = slot_update$completed | slot_update$abandoned;
+        done_abandoned = slot_update$abandoned;
+        new_id_valid = slot_update$installed;
+        new_id = slot_update$id;
         s2_valid$d = s1_valid$q;
         s2_slot$d = s1_slot$q;
         s2_emit$d = s1_valid$q & s1_emit$q;
-        s2_id$d = c_id;
-        s2_del$d = u_del;
-        s2_tx$d = u_tx;
-        s2_rtx$d = u_rtx;
-        s2_credit$d = u_credit;
-        s2_allow$d = u_allow;
-        s2_npkts$d = u_npkts;
-        s2_max$d = u_max;
-        s2_tcnt$d = u_tcnt;
-        s2_id_base$d = u_id_base;
-        s2_meta$d = u_meta;
-        s2_active$d = u_active;
-        below_credit$k = s2_credit$q[(32'h0)+:(7)];
-        below_sent$k = s2_max$q[(32'h0)+:(7)];
-        e_credit_mask = 32'h0;
-        if (s2_allow$q) begin
-            e_credit_mask = below_credit$mask;
-        end
-        e_sent_mask = below_sent$mask;
-        e_elig = ((s2_tx$q & e_credit_mask) | s2_rtx$q) & (~s2_del$q);
-        off_ffs$bitmap = e_elig;
-        e_go = (s2_emit$q & s2_active$q) & off_ffs$found;
-        e_sent_bit = 32'h0;
-        if (s2_emit$q & s2_active$q) begin
-            e_sent_bit = off_ffs$onehot;
-        end
-        e_off = ((off_ffs$index) & 8'hff);
-        n_tx = s2_tx$q & (~e_sent_bit);
-        n_rtx = s2_rtx$q & (~e_sent_bit);
-        n_elig_any = |e_elig;
-        if (s2_emit$q & s2_active$q) begin
-            n_elig_any = |(e_elig & (e_elig - 32'h1));
-        end
-        e_is_new = s2_max$q == 32'h0;
-        e_is_rtx = |(e_elig & e_sent_mask);
-        n_max = s2_max$q;
-        if (e_go & (~e_is_rtx)) begin
-            n_max = e_off + 32'h1;
-        end
-        e_desc = (((((s2_meta$q) & 130'h3ffffffffffffffffffffffffffffffff) | (((e_off) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((s2_id$q) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((s2_credit$q) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((e_is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((e_is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
-        n_word = ((((((s2_del$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((n_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((n_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((s2_credit$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((s2_allow$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((s2_npkts$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((n_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((s2_tcnt$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((s2_id_base$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((s2_meta$q) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
+        s2_id$d = slot_update$id;
+        s2_word$d = slot_update$updated;
+        s2_active$d = slot_update$updated_active;
+        s2_sched$d = slot_update$schedule;
+        s2_sched_meta$d = slot_update$schedule_meta;
+        s2_cancel$d = slot_update$completed;
+        choice$choose = s2_emit$q & s2_active$q;
+        choice$delivered = s2_word$q[(32'h0)+:(64)];
+        choice$tx = s2_word$q[(32'h40)+:(64)];
+        choice$rtx = s2_word$q[(32'h80)+:(64)];
+        choice$credit = s2_word$q[(32'hc0)+:(7)];
+        choice$allow = s2_word$q[32'hd0];
+        choice$max = s2_word$q[(32'hd9)+:(8)];
+        e_desc = (((((s2_word$q[(32'hf9)+:(88)]) & 130'h3ffffffffffffffffffffffffffffffff) | (((choice$offset) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h58)) | ((((s2_id$q) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h60) | (((s2_word$q[(32'hc0)+:(16)]) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h70))) | (((choice$is_new) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h80)) | (((choice$is_rtx) & 130'h3ffffffffffffffffffffffffffffffff) << 32'h81);
+        n_word = (((((s2_word$q[(32'h0)+:(64)]) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((choice$tx_after) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((choice$rtx_after) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((s2_word$q[(32'hc0)+:(25)]) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((choice$max_after) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9))) | (((s2_word$q[(32'he1)+:(112)]) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1);
         slot_ram$write_address = s2_slot$q;
         slot_ram$write_data = n_word;
         slot_ram$write_enable = s2_valid$q;
         fwd_word$d = n_word;
-        n_sendable = s2_active$q & n_elig_any;
+        n_sendable = s2_active$q & choice$more;
         written_mask$index = s2_slot$q;
         written_mask$enable = s2_valid$q;
         active_bits$d = active_bits$q & (~written_mask$onehot);
@@ -52619,13 +52330,13 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         cancel_valid = s2_cancel$q;
         cancel_slot = s2_slot$q;
         done_valid = free_go;
-        done_tx_msg_id = c_id;
+        done_tx_msg_id = slot_update$id;
         q_fill = q_count$q - ((q_pop) & 2'h3);
         if (q_pop) begin
             q0$d = q1$q;
             q1$d = q2$q;
         end
-        if (e_go) begin
+        if (choice$send) begin
             if (q_fill == 32'h0) begin
                 q0$d = e_desc;
             end
@@ -52636,7 +52347,7 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
                 q2$d = e_desc;
             end
         end
-        q_count$d = q_fill + ((e_go) & 2'h3);
+        q_count$d = q_fill + ((choice$send) & 2'h3);
         pkt$valid = q_count$q != 32'h0;
         pkt$slot = q0$q[(32'h60)+:(4)];
         pkt$remote_ip = q0$q[(32'h0)+:(32)];
@@ -52654,33 +52365,15 @@ module nt_homa_tr_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rt
         pkt_q1_slot = q1$q[(32'h60)+:(4)];
         pkt_q2_valid = q_count$q == 32'h3;
         pkt_q2_slot = q2$q[(32'h60)+:(4)];
-        if (k_dlv & (~hit)) begin
-            cnt_stale_dlv$increment = 1'b1;
-        end
-        if (k_ctx & (~hit)) begin
-            cnt_stale_ctx$increment = 1'b1;
-        end
-        if (k_to & (~hit)) begin
-            cnt_stale_to$increment = 1'b1;
-        end
-        if ((k_dlv & hit) & |(s1_bitmap$q & (~c_pk))) begin
-            cnt_ack_beyond$increment = 1'b1;
-        end
-        if (((k_ctx & hit) & s1_rtx_flag$q) & |(s1_bitmap$q & (~c_pk))) begin
-            cnt_rtx_beyond$increment = 1'b1;
-        end
-        if (((k_ctx & hit) & s1_credit_flag$q) & x_beyond) begin
-            cnt_credit_beyond$increment = 1'b1;
-        end
-        if (k_new & c_active) begin
-            cnt_write_busy$increment = 1'b1;
-        end
-        if ((k_dlv & hit) & d_complete) begin
-            cnt_delivered$increment = 1'b1;
-        end
-        if ((k_to & hit) & t_abandon) begin
-            cnt_abandoned$increment = 1'b1;
-        end
+        cnt_stale_dlv$increment = slot_update$stale_delivered;
+        cnt_stale_ctx$increment = slot_update$stale_credit;
+        cnt_stale_to$increment = slot_update$stale_timeout;
+        cnt_ack_beyond$increment = slot_update$ack_beyond;
+        cnt_rtx_beyond$increment = slot_update$rtx_beyond;
+        cnt_credit_beyond$increment = slot_update$credit_beyond;
+        cnt_write_busy$increment = slot_update$write_busy;
+        cnt_delivered$increment = slot_update$completed;
+        cnt_abandoned$increment = slot_update$abandoned;
         if (dlv_overflow | ctx_overflow) begin
             cnt_overflow$increment = 1'b1;
         end
@@ -52733,7 +52426,90 @@ module nt_homa_tr_16_nic$tx$core$active_bits(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$active_bits
 
 
-module nt_homa_tr_16_nic$tx$core$below_credit(k,mask);
+module nt_homa_tr_16_nic$tx$core$choice(choose,delivered,tx,rtx,credit,allow,max,send,offset,tx_after,rtx_after,max_after,more,is_new,is_rtx);
+
+    // Module arguments
+    input wire  choose;
+    input wire  [63:0] delivered;
+    input wire  [63:0] tx;
+    input wire  [63:0] rtx;
+    input wire  [6:0] credit;
+    input wire  allow;
+    input wire  [7:0] max;
+    output reg  send;
+    output reg  [7:0] offset;
+    output reg  [63:0] tx_after;
+    output reg  [63:0] rtx_after;
+    output reg  [7:0] max_after;
+    output reg  more;
+    output reg  is_new;
+    output reg  is_rtx;
+
+    // Stub signals
+    reg  [6:0] below_credit$k;
+    wire  [63:0] below_credit$mask;
+    reg  [6:0] below_sent$k;
+    wire  [63:0] below_sent$mask;
+    reg  [63:0] off_ffs$bitmap;
+    wire  off_ffs$found;
+    wire  [5:0] off_ffs$index;
+    wire  [63:0] off_ffs$onehot;
+
+    // Local signals
+    reg  [63:0] credit_mask;
+    reg  [63:0] eligible;
+    reg  [63:0] sent_bit;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$tx$core$choice$below_credit below_credit(
+        .k(below_credit$k),
+        .mask(below_credit$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$choice$below_sent below_sent(
+        .k(below_sent$k),
+        .mask(below_sent$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$choice$off_ffs off_ffs(
+        .bitmap(off_ffs$bitmap),
+        .found(off_ffs$found),
+        .index(off_ffs$index),
+        .onehot(off_ffs$onehot)
+    );
+
+    // Update code
+    always @(*) begin
+        below_credit$k = credit;
+        below_sent$k = max[(32'h0)+:(7)];
+        credit_mask = 32'h0;
+        if (allow) begin
+            credit_mask = below_credit$mask;
+        end
+        eligible = ((tx & credit_mask) | rtx) & (~delivered);
+        off_ffs$bitmap = eligible;
+        send = choose & off_ffs$found;
+        sent_bit = 32'h0;
+        if (choose) begin
+            sent_bit = off_ffs$onehot;
+        end
+        offset = ((off_ffs$index) & 8'hff);
+        tx_after = tx & (~sent_bit);
+        rtx_after = rtx & (~sent_bit);
+        more = |eligible;
+        if (choose) begin
+            more = |(eligible & (eligible - 32'h1));
+        end
+        is_new = max == 32'h0;
+        is_rtx = |(eligible & below_sent$mask);
+        max_after = max;
+        if (send & (~is_rtx)) begin
+            max_after = offset + 32'h1;
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$choice
+
+
+module nt_homa_tr_16_nic$tx$core$choice$below_credit(k,mask);
 
     // Module arguments
     input wire  [6:0] k;
@@ -52936,10 +52712,10 @@ module nt_homa_tr_16_nic$tx$core$below_credit(k,mask);
         end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$below_credit
+endmodule // nt_homa_tr_16_nic$tx$core$choice$below_credit
 
 
-module nt_homa_tr_16_nic$tx$core$below_sent(k,mask);
+module nt_homa_tr_16_nic$tx$core$choice$below_sent(k,mask);
 
     // Module arguments
     input wire  [6:0] k;
@@ -53142,7 +52918,43 @@ module nt_homa_tr_16_nic$tx$core$below_sent(k,mask);
         end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$below_sent
+endmodule // nt_homa_tr_16_nic$tx$core$choice$below_sent
+
+
+module nt_homa_tr_16_nic$tx$core$choice$off_ffs(bitmap,found,index,onehot);
+
+    // Module arguments
+    input wire  [63:0] bitmap;
+    output reg  found;
+    output reg  [5:0] index;
+    output reg  [63:0] onehot;
+
+    // Constant declarations
+    localparam  index_bit$0 = 64'haaaaaaaaaaaaaaaa;
+    localparam  index_bit$1 = 64'hcccccccccccccccc;
+    localparam  index_bit$2 = 64'hf0f0f0f0f0f0f0f0;
+    localparam  index_bit$3 = 64'hff00ff00ff00ff00;
+    localparam  index_bit$4 = 64'hffff0000ffff0000;
+    localparam  index_bit$5 = 64'hffffffff00000000;
+
+    // Local signals
+    reg  [63:0] lowest_set_onehot;
+
+    // Update code
+    always @(*) begin
+        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
+        onehot = lowest_set_onehot;
+        found = |bitmap;
+        index = 32'h0;
+        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
+        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
+        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
+        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
+        index = (index & ~(1 << (4)) | ((|(lowest_set_onehot & index_bit$4)) << (4)));
+        index = (index & ~(1 << (5)) | ((|(lowest_set_onehot & index_bit$5)) << (5)));
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$choice$off_ffs
 
 
 module nt_homa_tr_16_nic$tx$core$cnt_abandoned(clock,reset,increment,count);
@@ -54348,454 +54160,6 @@ module nt_homa_tr_16_nic$tx$core$id_known(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$id_known
 
 
-module nt_homa_tr_16_nic$tx$core$install_mask(k,mask);
-
-    // Module arguments
-    input wire  [6:0] k;
-    output reg  [63:0] mask;
-
-    // Update code
-    always @(*) begin
-        mask = 32'h0;
-        if (k > 0) begin
-            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (k > 1) begin
-            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (k > 2) begin
-            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (k > 3) begin
-            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (k > 4) begin
-            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (k > 5) begin
-            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (k > 6) begin
-            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (k > 7) begin
-            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (k > 8) begin
-            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (k > 9) begin
-            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (k > 10) begin
-            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (k > 11) begin
-            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (k > 12) begin
-            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (k > 13) begin
-            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (k > 14) begin
-            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (k > 15) begin
-            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (k > 16) begin
-            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (k > 17) begin
-            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (k > 18) begin
-            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (k > 19) begin
-            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (k > 20) begin
-            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (k > 21) begin
-            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (k > 22) begin
-            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (k > 23) begin
-            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (k > 24) begin
-            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (k > 25) begin
-            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (k > 26) begin
-            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (k > 27) begin
-            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (k > 28) begin
-            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (k > 29) begin
-            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (k > 30) begin
-            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (k > 31) begin
-            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (k > 32) begin
-            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (k > 33) begin
-            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (k > 34) begin
-            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (k > 35) begin
-            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (k > 36) begin
-            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (k > 37) begin
-            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (k > 38) begin
-            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (k > 39) begin
-            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (k > 40) begin
-            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (k > 41) begin
-            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (k > 42) begin
-            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (k > 43) begin
-            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (k > 44) begin
-            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (k > 45) begin
-            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (k > 46) begin
-            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (k > 47) begin
-            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (k > 48) begin
-            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (k > 49) begin
-            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (k > 50) begin
-            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (k > 51) begin
-            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (k > 52) begin
-            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (k > 53) begin
-            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (k > 54) begin
-            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (k > 55) begin
-            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (k > 56) begin
-            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (k > 57) begin
-            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (k > 58) begin
-            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (k > 59) begin
-            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (k > 60) begin
-            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (k > 61) begin
-            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (k > 62) begin
-            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (k > 63) begin
-            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$install_mask
-
-
-module nt_homa_tr_16_nic$tx$core$off_ffs(bitmap,found,index,onehot);
-
-    // Module arguments
-    input wire  [63:0] bitmap;
-    output reg  found;
-    output reg  [5:0] index;
-    output reg  [63:0] onehot;
-
-    // Constant declarations
-    localparam  index_bit$0 = 64'haaaaaaaaaaaaaaaa;
-    localparam  index_bit$1 = 64'hcccccccccccccccc;
-    localparam  index_bit$2 = 64'hf0f0f0f0f0f0f0f0;
-    localparam  index_bit$3 = 64'hff00ff00ff00ff00;
-    localparam  index_bit$4 = 64'hffff0000ffff0000;
-    localparam  index_bit$5 = 64'hffffffff00000000;
-
-    // Local signals
-    reg  [63:0] lowest_set_onehot;
-
-    // Update code
-    always @(*) begin
-        lowest_set_onehot = bitmap & ((~bitmap) + 32'h1);
-        onehot = lowest_set_onehot;
-        found = |bitmap;
-        index = 32'h0;
-        index = (index & ~(1 << (0)) | ((|(lowest_set_onehot & index_bit$0)) << (0)));
-        index = (index & ~(1 << (1)) | ((|(lowest_set_onehot & index_bit$1)) << (1)));
-        index = (index & ~(1 << (2)) | ((|(lowest_set_onehot & index_bit$2)) << (2)));
-        index = (index & ~(1 << (3)) | ((|(lowest_set_onehot & index_bit$3)) << (3)));
-        index = (index & ~(1 << (4)) | ((|(lowest_set_onehot & index_bit$4)) << (4)));
-        index = (index & ~(1 << (5)) | ((|(lowest_set_onehot & index_bit$5)) << (5)));
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$off_ffs
-
-
-module nt_homa_tr_16_nic$tx$core$pk_mask(k,mask);
-
-    // Module arguments
-    input wire  [6:0] k;
-    output reg  [63:0] mask;
-
-    // Update code
-    always @(*) begin
-        mask = 32'h0;
-        if (k > 0) begin
-            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (k > 1) begin
-            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (k > 2) begin
-            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (k > 3) begin
-            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (k > 4) begin
-            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (k > 5) begin
-            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (k > 6) begin
-            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (k > 7) begin
-            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (k > 8) begin
-            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (k > 9) begin
-            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (k > 10) begin
-            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (k > 11) begin
-            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (k > 12) begin
-            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (k > 13) begin
-            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (k > 14) begin
-            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (k > 15) begin
-            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (k > 16) begin
-            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (k > 17) begin
-            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (k > 18) begin
-            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (k > 19) begin
-            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (k > 20) begin
-            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (k > 21) begin
-            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (k > 22) begin
-            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (k > 23) begin
-            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (k > 24) begin
-            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (k > 25) begin
-            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (k > 26) begin
-            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (k > 27) begin
-            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (k > 28) begin
-            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (k > 29) begin
-            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (k > 30) begin
-            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (k > 31) begin
-            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (k > 32) begin
-            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (k > 33) begin
-            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (k > 34) begin
-            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (k > 35) begin
-            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (k > 36) begin
-            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (k > 37) begin
-            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (k > 38) begin
-            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (k > 39) begin
-            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (k > 40) begin
-            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (k > 41) begin
-            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (k > 42) begin
-            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (k > 43) begin
-            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (k > 44) begin
-            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (k > 45) begin
-            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (k > 46) begin
-            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (k > 47) begin
-            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (k > 48) begin
-            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (k > 49) begin
-            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (k > 50) begin
-            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (k > 51) begin
-            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (k > 52) begin
-            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (k > 53) begin
-            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (k > 54) begin
-            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (k > 55) begin
-            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (k > 56) begin
-            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (k > 57) begin
-            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (k > 58) begin
-            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (k > 59) begin
-            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (k > 60) begin
-            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (k > 61) begin
-            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (k > 62) begin
-            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (k > 63) begin
-            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$pk_mask
-
-
 module nt_homa_tr_16_nic$tx$core$q0(d,q,clock);
 
     // Module arguments
@@ -54955,212 +54319,6 @@ module nt_homa_tr_16_nic$tx$core$rr_any(bitmap,found,index,onehot);
 endmodule // nt_homa_tr_16_nic$tx$core$rr_any
 
 
-module nt_homa_tr_16_nic$tx$core$rtx_mask(k,mask);
-
-    // Module arguments
-    input wire  [6:0] k;
-    output reg  [63:0] mask;
-
-    // Update code
-    always @(*) begin
-        mask = 32'h0;
-        if (k > 0) begin
-            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
-        end
-        if (k > 1) begin
-            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
-        end
-        if (k > 2) begin
-            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
-        end
-        if (k > 3) begin
-            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
-        end
-        if (k > 4) begin
-            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
-        end
-        if (k > 5) begin
-            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
-        end
-        if (k > 6) begin
-            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
-        end
-        if (k > 7) begin
-            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
-        end
-        if (k > 8) begin
-            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
-        end
-        if (k > 9) begin
-            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
-        end
-        if (k > 10) begin
-            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
-        end
-        if (k > 11) begin
-            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
-        end
-        if (k > 12) begin
-            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
-        end
-        if (k > 13) begin
-            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
-        end
-        if (k > 14) begin
-            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
-        end
-        if (k > 15) begin
-            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
-        end
-        if (k > 16) begin
-            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
-        end
-        if (k > 17) begin
-            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
-        end
-        if (k > 18) begin
-            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
-        end
-        if (k > 19) begin
-            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
-        end
-        if (k > 20) begin
-            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
-        end
-        if (k > 21) begin
-            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
-        end
-        if (k > 22) begin
-            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
-        end
-        if (k > 23) begin
-            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
-        end
-        if (k > 24) begin
-            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
-        end
-        if (k > 25) begin
-            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
-        end
-        if (k > 26) begin
-            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
-        end
-        if (k > 27) begin
-            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
-        end
-        if (k > 28) begin
-            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
-        end
-        if (k > 29) begin
-            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
-        end
-        if (k > 30) begin
-            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
-        end
-        if (k > 31) begin
-            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
-        end
-        if (k > 32) begin
-            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
-        end
-        if (k > 33) begin
-            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
-        end
-        if (k > 34) begin
-            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
-        end
-        if (k > 35) begin
-            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
-        end
-        if (k > 36) begin
-            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
-        end
-        if (k > 37) begin
-            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
-        end
-        if (k > 38) begin
-            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
-        end
-        if (k > 39) begin
-            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
-        end
-        if (k > 40) begin
-            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
-        end
-        if (k > 41) begin
-            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
-        end
-        if (k > 42) begin
-            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
-        end
-        if (k > 43) begin
-            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
-        end
-        if (k > 44) begin
-            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
-        end
-        if (k > 45) begin
-            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
-        end
-        if (k > 46) begin
-            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
-        end
-        if (k > 47) begin
-            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
-        end
-        if (k > 48) begin
-            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
-        end
-        if (k > 49) begin
-            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
-        end
-        if (k > 50) begin
-            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
-        end
-        if (k > 51) begin
-            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
-        end
-        if (k > 52) begin
-            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
-        end
-        if (k > 53) begin
-            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
-        end
-        if (k > 54) begin
-            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
-        end
-        if (k > 55) begin
-            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
-        end
-        if (k > 56) begin
-            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
-        end
-        if (k > 57) begin
-            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
-        end
-        if (k > 58) begin
-            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
-        end
-        if (k > 59) begin
-            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
-        end
-        if (k > 60) begin
-            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
-        end
-        if (k > 61) begin
-            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
-        end
-        if (k > 62) begin
-            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
-        end
-        if (k > 63) begin
-            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
-        end
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$rtx_mask
-
-
 module nt_homa_tr_16_nic$tx$core$s1_allow(d,q,clock);
 
     // Module arguments
@@ -55294,25 +54452,6 @@ module nt_homa_tr_16_nic$tx$core$s1_id(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s1_id
 
 
-module nt_homa_tr_16_nic$tx$core$s1_ip(d,q,clock);
-
-    // Module arguments
-    input wire  [31:0] d;
-    output reg  [31:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 32'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s1_ip
-
-
 module nt_homa_tr_16_nic$tx$core$s1_kind(d,q,clock);
 
     // Module arguments
@@ -55332,42 +54471,23 @@ module nt_homa_tr_16_nic$tx$core$s1_kind(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s1_kind
 
 
-module nt_homa_tr_16_nic$tx$core$s1_len(d,q,clock);
+module nt_homa_tr_16_nic$tx$core$s1_meta(d,q,clock);
 
     // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
+    input wire  [87:0] d;
+    output reg  [87:0] q;
     input wire  clock;
 
     // Update code (custom)
     initial begin
-       q = 16'h0;
+       q = 88'h0;
     end
 
     always @(posedge clock) begin
        q <= d;
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$s1_len
-
-
-module nt_homa_tr_16_nic$tx$core$s1_lport(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s1_lport
+endmodule // nt_homa_tr_16_nic$tx$core$s1_meta
 
 
 module nt_homa_tr_16_nic$tx$core$s1_onehot(d,q,clock);
@@ -55406,44 +54526,6 @@ module nt_homa_tr_16_nic$tx$core$s1_raise(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s1_raise
-
-
-module nt_homa_tr_16_nic$tx$core$s1_rank(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s1_rank
-
-
-module nt_homa_tr_16_nic$tx$core$s1_rport(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s1_rport
 
 
 module nt_homa_tr_16_nic$tx$core$s1_rtx_flag(d,q,clock);
@@ -55541,25 +54623,6 @@ module nt_homa_tr_16_nic$tx$core$s2_active(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s2_active
 
 
-module nt_homa_tr_16_nic$tx$core$s2_allow(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_allow
-
-
 module nt_homa_tr_16_nic$tx$core$s2_cancel(d,q,clock);
 
     // Module arguments
@@ -55577,44 +54640,6 @@ module nt_homa_tr_16_nic$tx$core$s2_cancel(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s2_cancel
-
-
-module nt_homa_tr_16_nic$tx$core$s2_credit(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_credit
-
-
-module nt_homa_tr_16_nic$tx$core$s2_del(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_del
 
 
 module nt_homa_tr_16_nic$tx$core$s2_emit(d,q,clock);
@@ -55655,82 +54680,6 @@ module nt_homa_tr_16_nic$tx$core$s2_id(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s2_id
 
 
-module nt_homa_tr_16_nic$tx$core$s2_id_base(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_id_base
-
-
-module nt_homa_tr_16_nic$tx$core$s2_max(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_max
-
-
-module nt_homa_tr_16_nic$tx$core$s2_meta(d,q,clock);
-
-    // Module arguments
-    input wire  [87:0] d;
-    output reg  [87:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 88'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_meta
-
-
-module nt_homa_tr_16_nic$tx$core$s2_npkts(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_npkts
-
-
 module nt_homa_tr_16_nic$tx$core$s2_onehot(d,q,clock);
 
     // Module arguments
@@ -55748,25 +54697,6 @@ module nt_homa_tr_16_nic$tx$core$s2_onehot(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s2_onehot
-
-
-module nt_homa_tr_16_nic$tx$core$s2_rtx(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_rtx
 
 
 module nt_homa_tr_16_nic$tx$core$s2_sched(d,q,clock);
@@ -55826,44 +54756,6 @@ module nt_homa_tr_16_nic$tx$core$s2_slot(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$s2_slot
 
 
-module nt_homa_tr_16_nic$tx$core$s2_tcnt(d,q,clock);
-
-    // Module arguments
-    input wire  [7:0] d;
-    output reg  [7:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 8'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_tcnt
-
-
-module nt_homa_tr_16_nic$tx$core$s2_tx(d,q,clock);
-
-    // Module arguments
-    input wire  [63:0] d;
-    output reg  [63:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 64'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_16_nic$tx$core$s2_tx
-
-
 module nt_homa_tr_16_nic$tx$core$s2_valid(d,q,clock);
 
     // Module arguments
@@ -55881,6 +54773,25 @@ module nt_homa_tr_16_nic$tx$core$s2_valid(d,q,clock);
     end
 
 endmodule // nt_homa_tr_16_nic$tx$core$s2_valid
+
+
+module nt_homa_tr_16_nic$tx$core$s2_word(d,q,clock);
+
+    // Module arguments
+    input wire  [336:0] d;
+    output reg  [336:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 337'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$s2_word
 
 
 module nt_homa_tr_16_nic$tx$core$sendable(d,q,clock);
@@ -55902,7 +54813,290 @@ module nt_homa_tr_16_nic$tx$core$sendable(d,q,clock);
 endmodule // nt_homa_tr_16_nic$tx$core$sendable
 
 
-module nt_homa_tr_16_nic$tx$core$sent_mask(k,mask);
+module nt_homa_tr_16_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [3:0] read_address;
+    input wire  read_clock;
+    output reg  [336:0] read_data;
+    input wire  [3:0] write_address;
+    input wire  write_clock;
+    input wire  [336:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[336:0] mem[15:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$slot_ram
+
+
+module nt_homa_tr_16_nic$tx$core$slot_update(word,slot,id_known,active,kind,event_id,bitmap,rtx_flag,credit_flag,credit,allow,raise_only,rtx_p1,install_meta,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,updated,updated_active,id,schedule,schedule_meta,installed,completed,abandoned,stale_delivered,stale_credit,stale_timeout,write_busy,ack_beyond,rtx_beyond,credit_beyond);
+
+    // Module arguments
+    input wire  [336:0] word;
+    input wire  [3:0] slot;
+    input wire  id_known;
+    input wire  active;
+    input wire  [2:0] kind;
+    input wire  [15:0] event_id;
+    input wire  [63:0] bitmap;
+    input wire  rtx_flag;
+    input wire  credit_flag;
+    input wire  [15:0] credit;
+    input wire  allow;
+    input wire  raise_only;
+    input wire  [7:0] rtx_p1;
+    input wire  [87:0] install_meta;
+    input wire  [15:0] default_credit;
+    input wire  [7:0] timeout_threshold;
+    input wire  rtx_first_expiry;
+    input wire  probe_idle_timeout;
+    output reg  [336:0] updated;
+    output reg  updated_active;
+    output reg  [15:0] id;
+    output reg  schedule;
+    output reg  [23:0] schedule_meta;
+    output reg  installed;
+    output reg  completed;
+    output reg  abandoned;
+    output reg  stale_delivered;
+    output reg  stale_credit;
+    output reg  stale_timeout;
+    output reg  write_busy;
+    output reg  ack_beyond;
+    output reg  rtx_beyond;
+    output reg  credit_beyond;
+
+    // Constant declarations
+    localparam  id_high_mask = 16'hfff0;
+    localparam  slot_count = 16'h10;
+
+    // Stub signals
+    reg  [6:0] pk_mask$k;
+    wire  [63:0] pk_mask$mask;
+    reg  [6:0] rtx_mask$k;
+    wire  [63:0] rtx_mask$mask;
+    reg  [6:0] sent_mask$k;
+    wire  [63:0] sent_mask$mask;
+    reg  [6:0] install_mask$k;
+    wire  [63:0] install_mask$mask;
+
+    // Local signals
+    reg  [63:0] c_del;
+    reg  [63:0] c_tx;
+    reg  [63:0] c_rtx;
+    reg  [15:0] c_credit;
+    reg  [7:0] c_npkts;
+    reg  [7:0] c_max;
+    reg  [7:0] c_tcnt;
+    reg  [15:0] c_id_base;
+    reg  [63:0] c_pk;
+    reg  hit;
+    reg  k_dlv;
+    reg  k_ctx;
+    reg  k_to;
+    reg  k_new;
+    reg  [63:0] d_ack;
+    reg  [63:0] d_del;
+    reg  d_complete;
+    reg  [63:0] x_rtx;
+    reg  x_beyond;
+    reg  [15:0] x_credit;
+    reg  t_progress;
+    reg  [7:0] t_cnt_inc;
+    reg  t_abandon;
+    reg  [63:0] t_rtx;
+    reg  [6:0] t_bound;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [5:0] t_probe_off;
+    reg  [16:0] i_npkts;
+    reg  [15:0] i_credit_req;
+    reg  [15:0] i_credit;
+    reg  [63:0] u_del;
+    reg  [63:0] u_tx;
+    reg  [63:0] u_rtx;
+    reg  [15:0] u_credit;
+    reg  u_allow;
+    reg  [7:0] u_npkts;
+    reg  [7:0] u_max;
+    reg  [7:0] u_tcnt;
+    reg  [15:0] u_id_base;
+    reg  [87:0] u_meta;
+
+    // Sub module instances
+    nt_homa_tr_16_nic$tx$core$slot_update$pk_mask pk_mask(
+        .k(pk_mask$k),
+        .mask(pk_mask$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$slot_update$rtx_mask rtx_mask(
+        .k(rtx_mask$k),
+        .mask(rtx_mask$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$slot_update$sent_mask sent_mask(
+        .k(sent_mask$k),
+        .mask(sent_mask$mask)
+    );
+    nt_homa_tr_16_nic$tx$core$slot_update$install_mask install_mask(
+        .k(install_mask$k),
+        .mask(install_mask$mask)
+    );
+
+    // Update code
+    always @(*) begin
+        c_del = word[(32'h0)+:(64)];
+        c_tx = word[(32'h40)+:(64)];
+        c_rtx = word[(32'h80)+:(64)];
+        c_credit = word[(32'hc0)+:(16)];
+        c_npkts = word[(32'hd1)+:(8)];
+        c_max = word[(32'hd9)+:(8)];
+        c_tcnt = word[(32'he1)+:(8)];
+        c_id_base = 32'h0;
+        if (id_known) begin
+            c_id_base = word[(32'he9)+:(16)];
+        end
+        id = (c_id_base & id_high_mask) | ((slot) & 16'hffff);
+        pk_mask$k = c_npkts[(32'h0)+:(7)];
+        c_pk = pk_mask$mask;
+        hit = active & (id == event_id);
+        k_dlv = kind == 32'h1;
+        k_ctx = kind == 32'h2;
+        k_to = kind == 32'h3;
+        k_new = kind == 32'h4;
+        d_ack = bitmap & c_pk;
+        d_del = c_del | d_ack;
+        d_complete = d_del == c_pk;
+        x_rtx = (bitmap & c_pk) & (~c_del);
+        x_beyond = credit > ((c_npkts) & 16'hffff);
+        x_credit = credit;
+        if (raise_only & (c_credit > credit)) begin
+            x_credit = c_credit;
+        end
+        if (x_beyond) begin
+            x_credit = ((c_npkts) & 16'hffff);
+        end
+        t_progress = c_max > rtx_p1;
+        t_cnt_inc = c_tcnt + 32'h1;
+        if (c_tcnt == 32'hff) begin
+            t_cnt_inc = 32'hff;
+        end
+        t_abandon = (~t_progress) & (t_cnt_inc > timeout_threshold);
+        t_bound = rtx_p1[(32'h0)+:(7)];
+        if (rtx_first_expiry & (rtx_p1 == 32'h0)) begin
+            t_bound = c_max[(32'h0)+:(7)];
+        end
+        rtx_mask$k = t_bound;
+        t_rtx = rtx_mask$mask & (~c_del);
+        sent_mask$k = c_max[(32'h0)+:(7)];
+        t_unacked = sent_mask$mask & (~c_del);
+        t_probe_off = c_credit[(32'h0)+:(6)] - 32'h1;
+        t_probe = 32'h0;
+        if (((probe_idle_timeout & (t_unacked == 32'h0)) & (c_credit != 32'h0)) & (c_credit <= ((c_max) & 16'hffff))) begin
+            t_probe = ((32'h1) & 64'hffffffffffffffff) << ((t_probe_off) & 64'hffffffffffffffff);
+        end
+        i_npkts = (((install_meta[(32'h40)+:(16)]) & 17'h1ffff) + 32'h3ff) >> 32'ha;
+        install_mask$k = i_npkts[(32'h0)+:(7)];
+        i_credit_req = default_credit;
+        if (credit_flag) begin
+            i_credit_req = credit;
+        end
+        i_credit = i_credit_req;
+        if (i_credit_req > ((i_npkts) & 16'hffff)) begin
+            i_credit = ((i_npkts) & 16'hffff);
+        end
+        u_del = c_del;
+        u_tx = c_tx;
+        u_rtx = c_rtx;
+        u_credit = c_credit;
+        u_allow = word[32'hd0];
+        u_npkts = c_npkts;
+        u_max = c_max;
+        u_tcnt = c_tcnt;
+        u_id_base = c_id_base;
+        u_meta = word[(32'hf9)+:(88)];
+        updated_active = active;
+        completed = 1'b0;
+        abandoned = 1'b0;
+        schedule = 1'b0;
+        schedule_meta = (((id) & 24'hffffff) << 32'h8) | ((c_max) & 24'hffffff);
+        installed = 1'b0;
+        if (k_dlv & hit) begin
+            u_del = d_del;
+            u_tx = c_tx & (~d_ack);
+            u_rtx = c_rtx & (~d_ack);
+            completed = d_complete;
+        end
+        if (k_ctx & hit) begin
+            if (rtx_flag) begin
+                u_tx = c_tx | x_rtx;
+            end
+            if (credit_flag) begin
+                u_credit = x_credit;
+            end
+            u_allow = allow;
+        end
+        if (k_to & hit) begin
+            if (t_abandon) begin
+                abandoned = 1'b1;
+            end
+            else begin
+                u_tcnt = t_cnt_inc;
+                if (t_progress) begin
+                    u_tcnt = 32'h0;
+                end
+                u_tx = c_tx & (~t_rtx);
+                u_rtx = (c_rtx | t_rtx) | t_probe;
+                u_del = c_del & (~t_probe);
+                schedule = 1'b1;
+            end
+        end
+        if (k_new & (~active)) begin
+            u_del = 32'h0;
+            u_tx = install_mask$mask;
+            u_rtx = 32'h0;
+            u_credit = i_credit;
+            u_allow = 1'b1;
+            u_npkts = ((i_npkts) & 8'hff);
+            u_max = 32'h0;
+            u_tcnt = 32'h0;
+            u_meta = install_meta;
+            updated_active = 1'b1;
+            schedule = 1'b1;
+            schedule_meta = ((id) & 24'hffffff) << 32'h8;
+            installed = 1'b1;
+        end
+        if (completed | abandoned) begin
+            updated_active = 1'b0;
+            u_id_base = id + slot_count;
+            u_tx = 32'h0;
+            u_rtx = 32'h0;
+        end
+        updated = ((((((u_del) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) | (((u_tx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((u_rtx) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h80)) | ((((u_credit) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hc0) | (((u_allow) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0))) | (((((u_npkts) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd1) | (((u_max) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd9)) | (((u_tcnt) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he1))) | ((((u_id_base) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he9) | (((u_meta) & 337'h1ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf9));
+        stale_delivered = k_dlv & (~hit);
+        stale_credit = k_ctx & (~hit);
+        stale_timeout = k_to & (~hit);
+        write_busy = k_new & active;
+        ack_beyond = (k_dlv & hit) & |(bitmap & (~c_pk));
+        rtx_beyond = ((k_ctx & hit) & rtx_flag) & |(bitmap & (~c_pk));
+        credit_beyond = ((k_ctx & hit) & credit_flag) & x_beyond;
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$slot_update
+
+
+module nt_homa_tr_16_nic$tx$core$slot_update$install_mask(k,mask);
 
     // Module arguments
     input wire  [6:0] k;
@@ -56105,36 +55299,625 @@ module nt_homa_tr_16_nic$tx$core$sent_mask(k,mask);
         end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$sent_mask
+endmodule // nt_homa_tr_16_nic$tx$core$slot_update$install_mask
 
 
-module nt_homa_tr_16_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_homa_tr_16_nic$tx$core$slot_update$pk_mask(k,mask);
 
     // Module arguments
-    input wire  [3:0] read_address;
-    input wire  read_clock;
-    output reg  [336:0] read_data;
-    input wire  [3:0] write_address;
-    input wire  write_clock;
-    input wire  [336:0] write_data;
-    input wire  write_enable;
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
 
-    // Update code (custom)
-    reg[336:0] mem[15:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
     end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
+endmodule // nt_homa_tr_16_nic$tx$core$slot_update$pk_mask
+
+
+module nt_homa_tr_16_nic$tx$core$slot_update$rtx_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
     end
 
-endmodule // nt_homa_tr_16_nic$tx$core$slot_ram
+endmodule // nt_homa_tr_16_nic$tx$core$slot_update$rtx_mask
+
+
+module nt_homa_tr_16_nic$tx$core$slot_update$sent_mask(k,mask);
+
+    // Module arguments
+    input wire  [6:0] k;
+    output reg  [63:0] mask;
+
+    // Update code
+    always @(*) begin
+        mask = 32'h0;
+        if (k > 0) begin
+            mask = (mask & ~(1 << (0)) | ((1'b1) << (0)));
+        end
+        if (k > 1) begin
+            mask = (mask & ~(1 << (1)) | ((1'b1) << (1)));
+        end
+        if (k > 2) begin
+            mask = (mask & ~(1 << (2)) | ((1'b1) << (2)));
+        end
+        if (k > 3) begin
+            mask = (mask & ~(1 << (3)) | ((1'b1) << (3)));
+        end
+        if (k > 4) begin
+            mask = (mask & ~(1 << (4)) | ((1'b1) << (4)));
+        end
+        if (k > 5) begin
+            mask = (mask & ~(1 << (5)) | ((1'b1) << (5)));
+        end
+        if (k > 6) begin
+            mask = (mask & ~(1 << (6)) | ((1'b1) << (6)));
+        end
+        if (k > 7) begin
+            mask = (mask & ~(1 << (7)) | ((1'b1) << (7)));
+        end
+        if (k > 8) begin
+            mask = (mask & ~(1 << (8)) | ((1'b1) << (8)));
+        end
+        if (k > 9) begin
+            mask = (mask & ~(1 << (9)) | ((1'b1) << (9)));
+        end
+        if (k > 10) begin
+            mask = (mask & ~(1 << (10)) | ((1'b1) << (10)));
+        end
+        if (k > 11) begin
+            mask = (mask & ~(1 << (11)) | ((1'b1) << (11)));
+        end
+        if (k > 12) begin
+            mask = (mask & ~(1 << (12)) | ((1'b1) << (12)));
+        end
+        if (k > 13) begin
+            mask = (mask & ~(1 << (13)) | ((1'b1) << (13)));
+        end
+        if (k > 14) begin
+            mask = (mask & ~(1 << (14)) | ((1'b1) << (14)));
+        end
+        if (k > 15) begin
+            mask = (mask & ~(1 << (15)) | ((1'b1) << (15)));
+        end
+        if (k > 16) begin
+            mask = (mask & ~(1 << (16)) | ((1'b1) << (16)));
+        end
+        if (k > 17) begin
+            mask = (mask & ~(1 << (17)) | ((1'b1) << (17)));
+        end
+        if (k > 18) begin
+            mask = (mask & ~(1 << (18)) | ((1'b1) << (18)));
+        end
+        if (k > 19) begin
+            mask = (mask & ~(1 << (19)) | ((1'b1) << (19)));
+        end
+        if (k > 20) begin
+            mask = (mask & ~(1 << (20)) | ((1'b1) << (20)));
+        end
+        if (k > 21) begin
+            mask = (mask & ~(1 << (21)) | ((1'b1) << (21)));
+        end
+        if (k > 22) begin
+            mask = (mask & ~(1 << (22)) | ((1'b1) << (22)));
+        end
+        if (k > 23) begin
+            mask = (mask & ~(1 << (23)) | ((1'b1) << (23)));
+        end
+        if (k > 24) begin
+            mask = (mask & ~(1 << (24)) | ((1'b1) << (24)));
+        end
+        if (k > 25) begin
+            mask = (mask & ~(1 << (25)) | ((1'b1) << (25)));
+        end
+        if (k > 26) begin
+            mask = (mask & ~(1 << (26)) | ((1'b1) << (26)));
+        end
+        if (k > 27) begin
+            mask = (mask & ~(1 << (27)) | ((1'b1) << (27)));
+        end
+        if (k > 28) begin
+            mask = (mask & ~(1 << (28)) | ((1'b1) << (28)));
+        end
+        if (k > 29) begin
+            mask = (mask & ~(1 << (29)) | ((1'b1) << (29)));
+        end
+        if (k > 30) begin
+            mask = (mask & ~(1 << (30)) | ((1'b1) << (30)));
+        end
+        if (k > 31) begin
+            mask = (mask & ~(1 << (31)) | ((1'b1) << (31)));
+        end
+        if (k > 32) begin
+            mask = (mask & ~(1 << (32)) | ((1'b1) << (32)));
+        end
+        if (k > 33) begin
+            mask = (mask & ~(1 << (33)) | ((1'b1) << (33)));
+        end
+        if (k > 34) begin
+            mask = (mask & ~(1 << (34)) | ((1'b1) << (34)));
+        end
+        if (k > 35) begin
+            mask = (mask & ~(1 << (35)) | ((1'b1) << (35)));
+        end
+        if (k > 36) begin
+            mask = (mask & ~(1 << (36)) | ((1'b1) << (36)));
+        end
+        if (k > 37) begin
+            mask = (mask & ~(1 << (37)) | ((1'b1) << (37)));
+        end
+        if (k > 38) begin
+            mask = (mask & ~(1 << (38)) | ((1'b1) << (38)));
+        end
+        if (k > 39) begin
+            mask = (mask & ~(1 << (39)) | ((1'b1) << (39)));
+        end
+        if (k > 40) begin
+            mask = (mask & ~(1 << (40)) | ((1'b1) << (40)));
+        end
+        if (k > 41) begin
+            mask = (mask & ~(1 << (41)) | ((1'b1) << (41)));
+        end
+        if (k > 42) begin
+            mask = (mask & ~(1 << (42)) | ((1'b1) << (42)));
+        end
+        if (k > 43) begin
+            mask = (mask & ~(1 << (43)) | ((1'b1) << (43)));
+        end
+        if (k > 44) begin
+            mask = (mask & ~(1 << (44)) | ((1'b1) << (44)));
+        end
+        if (k > 45) begin
+            mask = (mask & ~(1 << (45)) | ((1'b1) << (45)));
+        end
+        if (k > 46) begin
+            mask = (mask & ~(1 << (46)) | ((1'b1) << (46)));
+        end
+        if (k > 47) begin
+            mask = (mask & ~(1 << (47)) | ((1'b1) << (47)));
+        end
+        if (k > 48) begin
+            mask = (mask & ~(1 << (48)) | ((1'b1) << (48)));
+        end
+        if (k > 49) begin
+            mask = (mask & ~(1 << (49)) | ((1'b1) << (49)));
+        end
+        if (k > 50) begin
+            mask = (mask & ~(1 << (50)) | ((1'b1) << (50)));
+        end
+        if (k > 51) begin
+            mask = (mask & ~(1 << (51)) | ((1'b1) << (51)));
+        end
+        if (k > 52) begin
+            mask = (mask & ~(1 << (52)) | ((1'b1) << (52)));
+        end
+        if (k > 53) begin
+            mask = (mask & ~(1 << (53)) | ((1'b1) << (53)));
+        end
+        if (k > 54) begin
+            mask = (mask & ~(1 << (54)) | ((1'b1) << (54)));
+        end
+        if (k > 55) begin
+            mask = (mask & ~(1 << (55)) | ((1'b1) << (55)));
+        end
+        if (k > 56) begin
+            mask = (mask & ~(1 << (56)) | ((1'b1) << (56)));
+        end
+        if (k > 57) begin
+            mask = (mask & ~(1 << (57)) | ((1'b1) << (57)));
+        end
+        if (k > 58) begin
+            mask = (mask & ~(1 << (58)) | ((1'b1) << (58)));
+        end
+        if (k > 59) begin
+            mask = (mask & ~(1 << (59)) | ((1'b1) << (59)));
+        end
+        if (k > 60) begin
+            mask = (mask & ~(1 << (60)) | ((1'b1) << (60)));
+        end
+        if (k > 61) begin
+            mask = (mask & ~(1 << (61)) | ((1'b1) << (61)));
+        end
+        if (k > 62) begin
+            mask = (mask & ~(1 << (62)) | ((1'b1) << (62)));
+        end
+        if (k > 63) begin
+            mask = (mask & ~(1 << (63)) | ((1'b1) << (63)));
+        end
+    end
+
+endmodule // nt_homa_tr_16_nic$tx$core$slot_update$sent_mask
 
 
 module nt_homa_tr_16_nic$tx$core$written_mask(index,enable,onehot);

@@ -152,6 +152,37 @@ fn packet_read_out() {
     pass::<PacketReadOut<4, 17>>("nt_blocks_16_packet_read_out", stimulus, 20_000, 55);
 }
 
+/// Slot and event IDs from a small range and words half of which were never written, so that
+/// about half the events match the slot's ID; every operation kind, every bit of the word random.
+#[test]
+fn slot_update() {
+    use nanotransport_hdl::nic::slot_update::SlotUpdate;
+    let stimulus = Stimulus::new()
+        .drive("slot", Drive::Range(0, 1))
+        .drive("event_id", Drive::Range(0, 1))
+        .drive("id_known", Drive::Bernoulli(0.5))
+        .drive("active", Drive::Bernoulli(0.7))
+        .drive("kind", Drive::Range(0, 4))
+        .drive("bitmap", Drive::Sparse(6))
+        .drive("rtx_p1", Drive::Range(0, 70))
+        .drive("timeout_threshold", Drive::Range(0, 4));
+    pass::<SlotUpdate<4>>("nt_blocks_16_slot_update", stimulus, CYCLES, 55);
+}
+
+/// Sparse bitmaps so that some packets are eligible and some are not.
+#[test]
+fn packet_choice() {
+    use nanotransport_hdl::nic::packet_choice::PacketChoice;
+    let stimulus = Stimulus::new()
+        .drive("choose", Drive::Bernoulli(0.8))
+        .drive("tx", Drive::Sparse(8))
+        .drive("rtx", Drive::Sparse(2))
+        .drive("delivered", Drive::Sparse(16))
+        .drive("credit", Drive::Range(0, 64))
+        .drive("max", Drive::Range(0, 64));
+    pass::<PacketChoice>("nt_blocks_16_packet_choice", stimulus, CYCLES, 56);
+}
+
 fn timer_stimulus(entries: u64) -> Stimulus {
     Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.001))

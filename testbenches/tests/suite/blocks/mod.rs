@@ -43,6 +43,7 @@ mod nic {
     mod packetization;
     mod reassembly;
     mod rx_buffer_classes;
+    mod slot_update;
     mod status_bank;
     mod timer;
 }

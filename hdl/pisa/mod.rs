@@ -8,4 +8,5 @@ pub mod match_action;
 pub mod parser;
 pub mod priority_scheduler;
 pub mod register_extern;
+pub mod waiting_queue;
 pub mod wire;

@@ -58,9 +58,9 @@
 //! it was ever scheduled): the fully-granted mark of a slot is cleared only by REMOVE.
 //!
 //! # FIFO
-//! A RAM of ids (depth 2^IW) plus per-id bits `queued` (waiting) and `in_fifo` (has a record).
-//! Waiting messages keep their state in two RAMs indexed by id (`remaining, received` and
-//! `total, granted`). An unknown message re-inserted while its slot's old record is still in the
+//! The sub-block [`WaitingQueue`]: a RAM of ids (depth 2^IW), and the waiting messages' state in
+//! two RAMs indexed by id (`remaining, received` and `total, granted`). The scheduler keeps the
+//! per-id bits `queued` (waiting) and `in_fifo` (has a record). An unknown message re-inserted while its slot's old record is still in the
 //! FIFO reuses that record (so there is at most one record per id and the FIFO never
 //! overflows; such a message takes the old record's place in the order). A pop starts when the
 //! FIFO is not empty, an entry is free (registered state) and no pop is under way: cycle a
@@ -93,6 +93,7 @@
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
+use crate::pisa::waiting_queue::WaitingQueue;
 use crate::Blank;
 use rust_hdl::prelude::*;
 
@@ -156,26 +157,11 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     queued: DFF<Bits<N>>,
     in_fifo: DFF<Bits<N>>,
     done: DFF<Bits<N>>,
-    // ---- FIFO of ids and the waiting state.
-    fifo_ids: RAM<Bits<IW>, IW>,
-    wait_rr: RAM<Bits<16>, IW>,
-    wait_tg: RAM<Bits<16>, IW>,
-    fifo_head: DFF<Bits<IW>>,
-    fifo_tail: DFF<Bits<IW>>,
-    fifo_count: DFF<Bits<16>>,
-    /// Pop stage 1: the head id is being read.
-    p1_valid: DFF<Bit>,
-    /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
-    p2_valid: DFF<Bit>,
-    p2_id: DFF<Bits<IW>>,
-    /// `p2_id` is still waiting: its `queued` bit, read from the next state when `p2_id` is
-    /// registered, so the load does not start with a read of the N-bit vector.
+    /// The FIFO of waiting ids, their state, and the pop.
+    waiting: WaitingQueue<IW>,
+    /// The message loading from the FIFO is still waiting: its `queued` bit, read from the next
+    /// state when its id is read, so the load does not start with a read of the N-bit vector.
     p2_queued: DFF<Bit>,
-    /// Forwarding of a waiting-state write made in the cycle the RAM was read.
-    fw_rr_valid: DFF<Bit>,
-    fw_rr: DFF<Bits<16>>,
-    fw_tg_valid: DFF<Bit>,
-    fw_tg: DFF<Bits<16>>,
     // ---- Decision stage 1 (the cycle after the ARRIVE): ranks on the registered entries.
     /// The configuration of the previous cycle (the ARRIVE's), for stage 1.
     k_reg: DFF<Bits<5>>,
@@ -217,8 +203,6 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     close_arrivals: WrappingCounter<32>,
     // ---- Step 1: FIFO load.
     ld: Signal<Local, Bit>,
-    ld_rr: Signal<Local, Bits<16>>,
-    ld_tg: Signal<Local, Bits<16>>,
     /// `free_below[i]`: some entry below i is free (registered state).
     free_below: [Signal<Local, Bit>; 17],
     ld_sel: [Signal<Local, Bit>; 16],
@@ -293,8 +277,6 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     in_fifo_a: Signal<Local, Bits<N>>,
     in_fifo_b: Signal<Local, Bits<N>>,
     queued_b: Signal<Local, Bits<N>>,
-    pop_start: Signal<Local, Bit>,
-    p1_id: Signal<Local, Bits<IW>>,
     /// One-hot masks: the op's id, the id loaded from the FIFO, the id that left fully granted,
     /// the id whose FIFO record is popped (per-id bits change by masks, not at a runtime index).
     op_mask: OneHot<N, IW>,
@@ -369,17 +351,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             queued,
             in_fifo,
             done,
-            fifo_head,
-            fifo_tail,
-            fifo_count,
-            p1_valid,
-            p2_valid,
-            p2_id,
             p2_queued,
-            fw_rr_valid,
-            fw_rr,
-            fw_tg_valid,
-            fw_tg,
             k_reg,
             rtt_reg,
             b1_valid,
@@ -431,23 +403,11 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             // Stage 2 reads the order stage 1 saw.
             self.g1_order[p].d.next = self.order[p].q.val();
         }
-        self.fifo_ids.read_clock.next = self.clock.val();
-        self.fifo_ids.write_clock.next = self.clock.val();
-        self.wait_rr.read_clock.next = self.clock.val();
-        self.wait_rr.write_clock.next = self.clock.val();
-        self.wait_tg.read_clock.next = self.clock.val();
-        self.wait_tg.write_clock.next = self.clock.val();
+        clock!(self, clock, waiting);
+        self.waiting.reset.next = self.reset.val();
 
         // ---- Step 1: load the message popped two cycles ago (if still waiting).
-        self.ld.next = self.p2_valid.q.val() & self.p2_queued.q.val();
-        self.ld_rr.next = self.wait_rr.read_data.val();
-        if self.fw_rr_valid.q.val() {
-            self.ld_rr.next = self.fw_rr.q.val();
-        }
-        self.ld_tg.next = self.wait_tg.read_data.val();
-        if self.fw_tg_valid.q.val() {
-            self.ld_tg.next = self.fw_tg.q.val();
-        }
+        self.ld.next = self.waiting.loading.val() & self.p2_queued.q.val();
         self.free_below[0].next = false;
         self.valid_chain[0].next = 0.into();
         for i in 0..16 {
@@ -461,14 +421,14 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.a_total[i].next = self.e_total[i].q.val();
             self.a_granted[i].next = self.e_granted[i].q.val();
             if self.ld_sel[i].val() {
-                self.a_id[i].next = self.p2_id.q.val();
-                self.a_rem[i].next = self.ld_rr.val().get_bits::<8>(8);
-                self.a_recv[i].next = self.ld_rr.val().get_bits::<8>(0);
-                self.a_total[i].next = self.ld_tg.val().get_bits::<8>(8);
-                self.a_granted[i].next = self.ld_tg.val().get_bits::<8>(0);
+                self.a_id[i].next = self.waiting.load_id.val();
+                self.a_rem[i].next = self.waiting.load_remaining.val();
+                self.a_recv[i].next = self.waiting.load_received.val();
+                self.a_total[i].next = self.waiting.load_total.val();
+                self.a_granted[i].next = self.waiting.load_granted.val();
             }
         }
-        self.loaded_mask.index.next = self.p2_id.q.val();
+        self.loaded_mask.index.next = self.waiting.load_id.val();
         self.loaded_mask.enable.next = self.ld.val();
         self.queued_a.next = self.queued.q.val() & (!self.loaded_mask.onehot.val());
 
@@ -498,7 +458,8 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.skip.next = (self.is_arrive.val() & (!self.hit_below[16].val()))
             & ((!self.op_queued.val()) & (self.op_done.val() | (self.op_granted.val() >= self.op_total.val())));
         self.new_msg.next = (self.is_arrive.val() & self.unknown.val()) & (self.op_granted.val() < self.op_total.val());
-        self.direct.next = ((self.new_msg.val() & self.afree_below[16].val()) & (self.fifo_count.q.val() == 0)) & (!self.p1_valid.q.val());
+        self.direct.next =
+            ((self.new_msg.val() & self.afree_below[16].val()) & (self.waiting.level.val() == 0)) & (!self.waiting.reading.val());
         self.to_fifo.next = self.new_msg.val() & (!self.direct.val());
         self.push.next = self.to_fifo.val() & (!self.op_in_fifo.val());
         self.rm_known.next = self.is_remove.val() & (!self.unknown.val());
@@ -528,13 +489,13 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         // the registered keys of the others: the op's entry (an ARRIVE's hit, or the entry an
         // insert takes) and the loaded one. Entries that end invalid may get any order bits:
         // an entry's bits are rewritten whenever it becomes valid.
-        self.op_below_ld.next = (self.op_remaining.val() < self.ld_rr.val().get_bits::<8>(8))
-            | ((self.op_remaining.val() == self.ld_rr.val().get_bits::<8>(8)) & (self.op_id.val() < self.p2_id.q.val()));
+        self.op_below_ld.next = (self.op_remaining.val() < self.waiting.load_remaining.val())
+            | ((self.op_remaining.val() == self.waiting.load_remaining.val()) & (self.op_id.val() < self.waiting.load_id.val()));
         for j in 0..16 {
             self.op_below[j].next = (self.op_remaining.val() < self.e_rem[j].q.val())
                 | ((self.op_remaining.val() == self.e_rem[j].q.val()) & (self.op_id.val() < self.e_id[j].q.val()));
-            self.ld_below[j].next = (self.ld_rr.val().get_bits::<8>(8) < self.e_rem[j].q.val())
-                | ((self.ld_rr.val().get_bits::<8>(8) == self.e_rem[j].q.val()) & (self.p2_id.q.val() < self.e_id[j].q.val()));
+            self.ld_below[j].next = (self.waiting.load_remaining.val() < self.e_rem[j].q.val())
+                | ((self.waiting.load_remaining.val() == self.e_rem[j].q.val()) & (self.waiting.load_id.val() < self.e_id[j].q.val()));
             self.takes_op[j].next = self.is_arrive.val() & ((self.a_id[j].val() == self.op_id.val()) | self.ins_sel[j].val());
         }
         for i in 0..16 {
@@ -703,51 +664,26 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         if self.rm_known.val() {
             self.done_a.next = self.done_l.val() & (!self.op_mask.onehot.val());
         }
-        // Pop: stage 1 reads the head id (every cycle), stage 2 reads the waiting state.
-        self.pop_start.next =
-            (((self.fifo_count.q.val() != 0) & (!self.p1_valid.q.val())) & (!self.p2_valid.q.val())) & self.free_below[16].val();
-        self.fifo_ids.read_address.next = self.fifo_head.q.val();
-        self.p1_id.next = self.fifo_ids.read_data.val();
-        self.wait_rr.read_address.next = self.p1_id.val();
-        self.wait_tg.read_address.next = self.p1_id.val();
-        self.p1_valid.d.next = self.pop_start.val();
-        self.p2_valid.d.next = self.p1_valid.q.val();
-        self.p2_id.d.next = self.p1_id.val();
-        self.p2_queued.d.next = self.queued_b.val().get_bit(self.p1_id.val().index());
-        self.popped_mask.index.next = self.p1_id.val();
-        self.popped_mask.enable.next = self.p1_valid.q.val();
+        // The FIFO: a pop whenever an entry is free (registered state); a push of an unknown
+        // message without a record; its waiting state written on an insert into the FIFO (both
+        // halves) and on an update (`remaining, received` only).
+        self.waiting.pop_allowed.next = self.free_below[16].val();
+        self.waiting.id.next = self.op_id.val();
+        self.waiting.push.next = self.push.val();
+        self.waiting.write_state.next = self.to_fifo.val() | self.upd_wait.val();
+        self.waiting.remaining.next = self.op_remaining.val();
+        self.waiting.received.next = self.op_received.val();
+        self.waiting.write_limits.next = self.to_fifo.val();
+        self.waiting.total.next = self.op_total.val();
+        self.waiting.granted.next = self.op_granted.val();
+        self.p2_queued.d.next = self.queued_b.val().get_bit(self.waiting.reading_id.val().index());
+        self.popped_mask.index.next = self.waiting.reading_id.val();
+        self.popped_mask.enable.next = self.waiting.reading.val();
         self.in_fifo_a.next = self.in_fifo.q.val() & (!self.popped_mask.onehot.val());
         self.in_fifo_b.next = self.in_fifo_a.val();
         if self.push.val() {
             self.in_fifo_b.next = self.in_fifo_a.val() | self.op_mask.onehot.val();
         }
-        self.fifo_ids.write_address.next = self.fifo_tail.q.val();
-        self.fifo_ids.write_data.next = self.op_id.val();
-        self.fifo_ids.write_enable.next = self.push.val();
-        if self.push.val() {
-            self.fifo_tail.d.next = self.fifo_tail.q.val() + 1;
-        }
-        if self.pop_start.val() {
-            self.fifo_head.d.next = self.fifo_head.q.val() + 1;
-        }
-        if self.push.val() & (!self.pop_start.val()) {
-            self.fifo_count.d.next = self.fifo_count.q.val() + 1;
-        }
-        if self.pop_start.val() & (!self.push.val()) {
-            self.fifo_count.d.next = self.fifo_count.q.val() - 1;
-        }
-        // Waiting state: written on an insert into the FIFO (both) and on an update (rr only).
-        self.wait_rr.write_address.next = self.op_id.val();
-        self.wait_rr.write_data.next = (bit_cast::<16, 8>(self.op_remaining.val()) << 8) | bit_cast::<16, 8>(self.op_received.val());
-        self.wait_rr.write_enable.next = self.to_fifo.val() | self.upd_wait.val();
-        self.wait_tg.write_address.next = self.op_id.val();
-        self.wait_tg.write_data.next = (bit_cast::<16, 8>(self.op_total.val()) << 8) | bit_cast::<16, 8>(self.op_granted.val());
-        self.wait_tg.write_enable.next = self.to_fifo.val();
-        self.fw_rr_valid.d.next =
-            (self.p1_valid.q.val() & (self.to_fifo.val() | self.upd_wait.val())) & (self.op_id.val() == self.p1_id.val());
-        self.fw_rr.d.next = self.wait_rr.write_data.val();
-        self.fw_tg_valid.d.next = (self.p1_valid.q.val() & self.to_fifo.val()) & (self.op_id.val() == self.p1_id.val());
-        self.fw_tg.d.next = self.wait_tg.write_data.val();
 
         self.queued.d.next = self.queued_b.val();
         self.in_fifo.d.next = self.in_fifo_b.val();
@@ -793,7 +729,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.close_arrivals_count.next = self.close_arrivals.count.val();
         self.occupancy_count.bitmap.next = self.valid_chain[16].val();
         self.occupancy.next = self.occupancy_count.count.val();
-        self.fifo_level.next = self.fifo_count.q.val();
+        self.fifo_level.next = self.waiting.level.val();
 
         if self.reset.val() {
             for i in 0..16 {
@@ -802,13 +738,6 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.queued.d.next = 0.into();
             self.in_fifo.d.next = 0.into();
             self.done.d.next = 0.into();
-            self.fifo_head.d.next = 0.into();
-            self.fifo_tail.d.next = 0.into();
-            self.fifo_count.d.next = 0.into();
-            self.p1_valid.d.next = false;
-            self.p2_valid.d.next = false;
-            self.fw_rr_valid.d.next = false;
-            self.fw_tg_valid.d.next = false;
             self.b1_valid.d.next = false;
             self.b2_valid.d.next = false;
             self.r1_valid.d.next = false;
@@ -816,9 +745,6 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             self.lv_valid.d.next = false;
             self.s1_res_valid.d.next = false;
             self.s1_res_grant.d.next = false;
-            self.fifo_ids.write_enable.next = false;
-            self.wait_rr.write_enable.next = false;
-            self.wait_tg.write_enable.next = false;
         }
     }
 }

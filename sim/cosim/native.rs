@@ -174,6 +174,10 @@ native_dut!(RxBufferClasses<128, 7>, clocked: true,
     inputs: [reset, msg_len, request_fits, take, take_class, free_valid, free_class, free_index],
     outputs: [fits, chosen, chosen_index, chosen_page, fallback, exhausted, full]);
 
+native_dut!(nanotransport_hdl::pisa::waiting_queue::WaitingQueue<4>, clocked: true,
+    inputs: [reset, id, push, write_state, remaining, received, write_limits, total, granted, pop_allowed],
+    outputs: [reading, reading_id, loading, load_id, load_remaining, load_received, load_total, load_granted, level]);
+
 native_dut!(SlotUpdate<4>, clocked: false,
     inputs: [word, slot, id_known, active, kind, event_id, bitmap, rtx_flag, credit_flag, credit, allow, raise_only, rtx_p1,
         install_meta, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout],

@@ -10458,60 +10458,29 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
     reg  [127:0] done$d;
     wire  [127:0] done$q;
     reg  done$clock;
-    reg  [6:0] fifo_ids$read_address;
-    reg  fifo_ids$read_clock;
-    wire  [6:0] fifo_ids$read_data;
-    reg  [6:0] fifo_ids$write_address;
-    reg  fifo_ids$write_clock;
-    reg  [6:0] fifo_ids$write_data;
-    reg  fifo_ids$write_enable;
-    reg  [6:0] wait_rr$read_address;
-    reg  wait_rr$read_clock;
-    wire  [15:0] wait_rr$read_data;
-    reg  [6:0] wait_rr$write_address;
-    reg  wait_rr$write_clock;
-    reg  [15:0] wait_rr$write_data;
-    reg  wait_rr$write_enable;
-    reg  [6:0] wait_tg$read_address;
-    reg  wait_tg$read_clock;
-    wire  [15:0] wait_tg$read_data;
-    reg  [6:0] wait_tg$write_address;
-    reg  wait_tg$write_clock;
-    reg  [15:0] wait_tg$write_data;
-    reg  wait_tg$write_enable;
-    reg  [6:0] fifo_head$d;
-    wire  [6:0] fifo_head$q;
-    reg  fifo_head$clock;
-    reg  [6:0] fifo_tail$d;
-    wire  [6:0] fifo_tail$q;
-    reg  fifo_tail$clock;
-    reg  [15:0] fifo_count$d;
-    wire  [15:0] fifo_count$q;
-    reg  fifo_count$clock;
-    reg  p1_valid$d;
-    wire  p1_valid$q;
-    reg  p1_valid$clock;
-    reg  p2_valid$d;
-    wire  p2_valid$q;
-    reg  p2_valid$clock;
-    reg  [6:0] p2_id$d;
-    wire  [6:0] p2_id$q;
-    reg  p2_id$clock;
+    reg  waiting$clock;
+    reg  waiting$reset;
+    reg  [6:0] waiting$id;
+    reg  waiting$push;
+    reg  waiting$write_state;
+    reg  [7:0] waiting$remaining;
+    reg  [7:0] waiting$received;
+    reg  waiting$write_limits;
+    reg  [7:0] waiting$total;
+    reg  [7:0] waiting$granted;
+    reg  waiting$pop_allowed;
+    wire  waiting$reading;
+    wire  [6:0] waiting$reading_id;
+    wire  waiting$loading;
+    wire  [6:0] waiting$load_id;
+    wire  [7:0] waiting$load_remaining;
+    wire  [7:0] waiting$load_received;
+    wire  [7:0] waiting$load_total;
+    wire  [7:0] waiting$load_granted;
+    wire  [15:0] waiting$level;
     reg  p2_queued$d;
     wire  p2_queued$q;
     reg  p2_queued$clock;
-    reg  fw_rr_valid$d;
-    wire  fw_rr_valid$q;
-    reg  fw_rr_valid$clock;
-    reg  [15:0] fw_rr$d;
-    wire  [15:0] fw_rr$q;
-    reg  fw_rr$clock;
-    reg  fw_tg_valid$d;
-    wire  fw_tg_valid$q;
-    reg  fw_tg_valid$clock;
-    reg  [15:0] fw_tg$d;
-    wire  [15:0] fw_tg$q;
-    reg  fw_tg$clock;
     reg  [4:0] k_reg$d;
     wire  [4:0] k_reg$q;
     reg  k_reg$clock;
@@ -11234,8 +11203,6 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
 
     // Local signals
     reg  ld;
-    reg  [15:0] ld_rr;
-    reg  [15:0] ld_tg;
     reg  free_below$0;
     reg  free_below$1;
     reg  free_below$2;
@@ -12327,8 +12294,6 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
     reg  [127:0] in_fifo_a;
     reg  [127:0] in_fifo_b;
     reg  [127:0] queued_b;
-    reg  pop_start;
-    reg  [6:0] p1_id;
 
     // Sub module instances
     nt_homa_tr_128_nic$ingress$scheduler$e_valid$0 e_valid$0(
@@ -13426,87 +13391,32 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         .q(done$q),
         .clock(done$clock)
     );
-    nt_homa_tr_128_nic$ingress$scheduler$fifo_ids fifo_ids(
-        .read_address(fifo_ids$read_address),
-        .read_clock(fifo_ids$read_clock),
-        .read_data(fifo_ids$read_data),
-        .write_address(fifo_ids$write_address),
-        .write_clock(fifo_ids$write_clock),
-        .write_data(fifo_ids$write_data),
-        .write_enable(fifo_ids$write_enable)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$wait_rr wait_rr(
-        .read_address(wait_rr$read_address),
-        .read_clock(wait_rr$read_clock),
-        .read_data(wait_rr$read_data),
-        .write_address(wait_rr$write_address),
-        .write_clock(wait_rr$write_clock),
-        .write_data(wait_rr$write_data),
-        .write_enable(wait_rr$write_enable)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$wait_tg wait_tg(
-        .read_address(wait_tg$read_address),
-        .read_clock(wait_tg$read_clock),
-        .read_data(wait_tg$read_data),
-        .write_address(wait_tg$write_address),
-        .write_clock(wait_tg$write_clock),
-        .write_data(wait_tg$write_data),
-        .write_enable(wait_tg$write_enable)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fifo_head fifo_head(
-        .d(fifo_head$d),
-        .q(fifo_head$q),
-        .clock(fifo_head$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fifo_tail fifo_tail(
-        .d(fifo_tail$d),
-        .q(fifo_tail$q),
-        .clock(fifo_tail$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fifo_count fifo_count(
-        .d(fifo_count$d),
-        .q(fifo_count$q),
-        .clock(fifo_count$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$p1_valid p1_valid(
-        .d(p1_valid$d),
-        .q(p1_valid$q),
-        .clock(p1_valid$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$p2_valid p2_valid(
-        .d(p2_valid$d),
-        .q(p2_valid$q),
-        .clock(p2_valid$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$p2_id p2_id(
-        .d(p2_id$d),
-        .q(p2_id$q),
-        .clock(p2_id$clock)
+    nt_homa_tr_128_nic$ingress$scheduler$waiting waiting(
+        .clock(waiting$clock),
+        .reset(waiting$reset),
+        .id(waiting$id),
+        .push(waiting$push),
+        .write_state(waiting$write_state),
+        .remaining(waiting$remaining),
+        .received(waiting$received),
+        .write_limits(waiting$write_limits),
+        .total(waiting$total),
+        .granted(waiting$granted),
+        .pop_allowed(waiting$pop_allowed),
+        .reading(waiting$reading),
+        .reading_id(waiting$reading_id),
+        .loading(waiting$loading),
+        .load_id(waiting$load_id),
+        .load_remaining(waiting$load_remaining),
+        .load_received(waiting$load_received),
+        .load_total(waiting$load_total),
+        .load_granted(waiting$load_granted),
+        .level(waiting$level)
     );
     nt_homa_tr_128_nic$ingress$scheduler$p2_queued p2_queued(
         .d(p2_queued$d),
         .q(p2_queued$q),
         .clock(p2_queued$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fw_rr_valid fw_rr_valid(
-        .d(fw_rr_valid$d),
-        .q(fw_rr_valid$q),
-        .clock(fw_rr_valid$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fw_rr fw_rr(
-        .d(fw_rr$d),
-        .q(fw_rr$q),
-        .clock(fw_rr$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fw_tg_valid fw_tg_valid(
-        .d(fw_tg_valid$d),
-        .q(fw_tg_valid$q),
-        .clock(fw_tg_valid$clock)
-    );
-    nt_homa_tr_128_nic$ingress$scheduler$fw_tg fw_tg(
-        .d(fw_tg$d),
-        .q(fw_tg$q),
-        .clock(fw_tg$clock)
     );
     nt_homa_tr_128_nic$ingress$scheduler$k_reg k_reg(
         .d(k_reg$d),
@@ -14719,17 +14629,7 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         queued$clock = clock;
         in_fifo$clock = clock;
         done$clock = clock;
-        fifo_head$clock = clock;
-        fifo_tail$clock = clock;
-        fifo_count$clock = clock;
-        p1_valid$clock = clock;
-        p2_valid$clock = clock;
-        p2_id$clock = clock;
         p2_queued$clock = clock;
-        fw_rr_valid$clock = clock;
-        fw_rr$clock = clock;
-        fw_tg_valid$clock = clock;
-        fw_tg$clock = clock;
         k_reg$clock = clock;
         rtt_reg$clock = clock;
         b1_valid$clock = clock;
@@ -14748,17 +14648,7 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         queued$d = queued$q;
         in_fifo$d = in_fifo$q;
         done$d = done$q;
-        fifo_head$d = fifo_head$q;
-        fifo_tail$d = fifo_tail$q;
-        fifo_count$d = fifo_count$q;
-        p1_valid$d = p1_valid$q;
-        p2_valid$d = p2_valid$q;
-        p2_id$d = p2_id$q;
         p2_queued$d = p2_queued$q;
-        fw_rr_valid$d = fw_rr_valid$q;
-        fw_rr$d = fw_rr$q;
-        fw_tg_valid$d = fw_tg_valid$q;
-        fw_tg$d = fw_tg$q;
         k_reg$d = k_reg$q;
         rtt_reg$d = rtt_reg$q;
         b1_valid$d = b1_valid$q;
@@ -15451,21 +15341,9 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         g1_order$119$clock = clock;
         order$119$d = order$119$q;
         g1_order$119$d = order$119$q;
-        fifo_ids$read_clock = clock;
-        fifo_ids$write_clock = clock;
-        wait_rr$read_clock = clock;
-        wait_rr$write_clock = clock;
-        wait_tg$read_clock = clock;
-        wait_tg$write_clock = clock;
-        ld = p2_valid$q & p2_queued$q;
-        ld_rr = wait_rr$read_data;
-        if (fw_rr_valid$q) begin
-            ld_rr = fw_rr$q;
-        end
-        ld_tg = wait_tg$read_data;
-        if (fw_tg_valid$q) begin
-            ld_tg = fw_tg$q;
-        end
+        waiting$clock = clock;
+        waiting$reset = reset;
+        ld = waiting$loading & p2_queued$q;
         free_below$0 = 1'b0;
         valid_chain$0 = 32'h0;
         free_below$1 = free_below$0 | (~e_valid$0$q);
@@ -15478,11 +15356,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$0 = e_total$0$q;
         a_granted$0 = e_granted$0$q;
         if (ld_sel$0) begin
-            a_id$0 = p2_id$q;
-            a_rem$0 = ld_rr[(32'h8)+:(8)];
-            a_recv$0 = ld_rr[(32'h0)+:(8)];
-            a_total$0 = ld_tg[(32'h8)+:(8)];
-            a_granted$0 = ld_tg[(32'h0)+:(8)];
+            a_id$0 = waiting$load_id;
+            a_rem$0 = waiting$load_remaining;
+            a_recv$0 = waiting$load_received;
+            a_total$0 = waiting$load_total;
+            a_granted$0 = waiting$load_granted;
         end
         free_below$2 = free_below$1 | (~e_valid$1$q);
         valid_chain$2 = (valid_chain$1 & ~(1 << (1)) | ((e_valid$1$q) << (1)));
@@ -15494,11 +15372,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$1 = e_total$1$q;
         a_granted$1 = e_granted$1$q;
         if (ld_sel$1) begin
-            a_id$1 = p2_id$q;
-            a_rem$1 = ld_rr[(32'h8)+:(8)];
-            a_recv$1 = ld_rr[(32'h0)+:(8)];
-            a_total$1 = ld_tg[(32'h8)+:(8)];
-            a_granted$1 = ld_tg[(32'h0)+:(8)];
+            a_id$1 = waiting$load_id;
+            a_rem$1 = waiting$load_remaining;
+            a_recv$1 = waiting$load_received;
+            a_total$1 = waiting$load_total;
+            a_granted$1 = waiting$load_granted;
         end
         free_below$3 = free_below$2 | (~e_valid$2$q);
         valid_chain$3 = (valid_chain$2 & ~(1 << (2)) | ((e_valid$2$q) << (2)));
@@ -15510,11 +15388,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$2 = e_total$2$q;
         a_granted$2 = e_granted$2$q;
         if (ld_sel$2) begin
-            a_id$2 = p2_id$q;
-            a_rem$2 = ld_rr[(32'h8)+:(8)];
-            a_recv$2 = ld_rr[(32'h0)+:(8)];
-            a_total$2 = ld_tg[(32'h8)+:(8)];
-            a_granted$2 = ld_tg[(32'h0)+:(8)];
+            a_id$2 = waiting$load_id;
+            a_rem$2 = waiting$load_remaining;
+            a_recv$2 = waiting$load_received;
+            a_total$2 = waiting$load_total;
+            a_granted$2 = waiting$load_granted;
         end
         free_below$4 = free_below$3 | (~e_valid$3$q);
         valid_chain$4 = (valid_chain$3 & ~(1 << (3)) | ((e_valid$3$q) << (3)));
@@ -15526,11 +15404,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$3 = e_total$3$q;
         a_granted$3 = e_granted$3$q;
         if (ld_sel$3) begin
-            a_id$3 = p2_id$q;
-            a_rem$3 = ld_rr[(32'h8)+:(8)];
-            a_recv$3 = ld_rr[(32'h0)+:(8)];
-            a_total$3 = ld_tg[(32'h8)+:(8)];
-            a_granted$3 = ld_tg[(32'h0)+:(8)];
+            a_id$3 = waiting$load_id;
+            a_rem$3 = waiting$load_remaining;
+            a_recv$3 = waiting$load_received;
+            a_total$3 = waiting$load_total;
+            a_granted$3 = waiting$load_granted;
         end
         free_below$5 = free_below$4 | (~e_valid$4$q);
         valid_chain$5 = (valid_chain$4 & ~(1 << (4)) | ((e_valid$4$q) << (4)));
@@ -15542,11 +15420,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$4 = e_total$4$q;
         a_granted$4 = e_granted$4$q;
         if (ld_sel$4) begin
-            a_id$4 = p2_id$q;
-            a_rem$4 = ld_rr[(32'h8)+:(8)];
-            a_recv$4 = ld_rr[(32'h0)+:(8)];
-            a_total$4 = ld_tg[(32'h8)+:(8)];
-            a_granted$4 = ld_tg[(32'h0)+:(8)];
+            a_id$4 = waiting$load_id;
+            a_rem$4 = waiting$load_remaining;
+            a_recv$4 = waiting$load_received;
+            a_total$4 = waiting$load_total;
+            a_granted$4 = waiting$load_granted;
         end
         free_below$6 = free_below$5 | (~e_valid$5$q);
         valid_chain$6 = (valid_chain$5 & ~(1 << (5)) | ((e_valid$5$q) << (5)));
@@ -15558,11 +15436,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$5 = e_total$5$q;
         a_granted$5 = e_granted$5$q;
         if (ld_sel$5) begin
-            a_id$5 = p2_id$q;
-            a_rem$5 = ld_rr[(32'h8)+:(8)];
-            a_recv$5 = ld_rr[(32'h0)+:(8)];
-            a_total$5 = ld_tg[(32'h8)+:(8)];
-            a_granted$5 = ld_tg[(32'h0)+:(8)];
+            a_id$5 = waiting$load_id;
+            a_rem$5 = waiting$load_remaining;
+            a_recv$5 = waiting$load_received;
+            a_total$5 = waiting$load_total;
+            a_granted$5 = waiting$load_granted;
         end
         free_below$7 = free_below$6 | (~e_valid$6$q);
         valid_chain$7 = (valid_chain$6 & ~(1 << (6)) | ((e_valid$6$q) << (6)));
@@ -15574,11 +15452,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$6 = e_total$6$q;
         a_granted$6 = e_granted$6$q;
         if (ld_sel$6) begin
-            a_id$6 = p2_id$q;
-            a_rem$6 = ld_rr[(32'h8)+:(8)];
-            a_recv$6 = ld_rr[(32'h0)+:(8)];
-            a_total$6 = ld_tg[(32'h8)+:(8)];
-            a_granted$6 = ld_tg[(32'h0)+:(8)];
+            a_id$6 = waiting$load_id;
+            a_rem$6 = waiting$load_remaining;
+            a_recv$6 = waiting$load_received;
+            a_total$6 = waiting$load_total;
+            a_granted$6 = waiting$load_granted;
         end
         free_below$8 = free_below$7 | (~e_valid$7$q);
         valid_chain$8 = (valid_chain$7 & ~(1 << (7)) | ((e_valid$7$q) << (7)));
@@ -15590,11 +15468,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$7 = e_total$7$q;
         a_granted$7 = e_granted$7$q;
         if (ld_sel$7) begin
-            a_id$7 = p2_id$q;
-            a_rem$7 = ld_rr[(32'h8)+:(8)];
-            a_recv$7 = ld_rr[(32'h0)+:(8)];
-            a_total$7 = ld_tg[(32'h8)+:(8)];
-            a_granted$7 = ld_tg[(32'h0)+:(8)];
+            a_id$7 = waiting$load_id;
+            a_rem$7 = waiting$load_remaining;
+            a_recv$7 = waiting$load_received;
+            a_total$7 = waiting$load_total;
+            a_granted$7 = waiting$load_granted;
         end
         free_below$9 = free_below$8 | (~e_valid$8$q);
         valid_chain$9 = (valid_chain$8 & ~(1 << (8)) | ((e_valid$8$q) << (8)));
@@ -15606,11 +15484,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$8 = e_total$8$q;
         a_granted$8 = e_granted$8$q;
         if (ld_sel$8) begin
-            a_id$8 = p2_id$q;
-            a_rem$8 = ld_rr[(32'h8)+:(8)];
-            a_recv$8 = ld_rr[(32'h0)+:(8)];
-            a_total$8 = ld_tg[(32'h8)+:(8)];
-            a_granted$8 = ld_tg[(32'h0)+:(8)];
+            a_id$8 = waiting$load_id;
+            a_rem$8 = waiting$load_remaining;
+            a_recv$8 = waiting$load_received;
+            a_total$8 = waiting$load_total;
+            a_granted$8 = waiting$load_granted;
         end
         free_below$10 = free_below$9 | (~e_valid$9$q);
         valid_chain$10 = (valid_chain$9 & ~(1 << (9)) | ((e_valid$9$q) << (9)));
@@ -15622,11 +15500,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$9 = e_total$9$q;
         a_granted$9 = e_granted$9$q;
         if (ld_sel$9) begin
-            a_id$9 = p2_id$q;
-            a_rem$9 = ld_rr[(32'h8)+:(8)];
-            a_recv$9 = ld_rr[(32'h0)+:(8)];
-            a_total$9 = ld_tg[(32'h8)+:(8)];
-            a_granted$9 = ld_tg[(32'h0)+:(8)];
+            a_id$9 = waiting$load_id;
+            a_rem$9 = waiting$load_remaining;
+            a_recv$9 = waiting$load_received;
+            a_total$9 = waiting$load_total;
+            a_granted$9 = waiting$load_granted;
         end
         free_below$11 = free_below$10 | (~e_valid$10$q);
         valid_chain$11 = (valid_chain$10 & ~(1 << (10)) | ((e_valid$10$q) << (10)));
@@ -15638,11 +15516,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$10 = e_total$10$q;
         a_granted$10 = e_granted$10$q;
         if (ld_sel$10) begin
-            a_id$10 = p2_id$q;
-            a_rem$10 = ld_rr[(32'h8)+:(8)];
-            a_recv$10 = ld_rr[(32'h0)+:(8)];
-            a_total$10 = ld_tg[(32'h8)+:(8)];
-            a_granted$10 = ld_tg[(32'h0)+:(8)];
+            a_id$10 = waiting$load_id;
+            a_rem$10 = waiting$load_remaining;
+            a_recv$10 = waiting$load_received;
+            a_total$10 = waiting$load_total;
+            a_granted$10 = waiting$load_granted;
         end
         free_below$12 = free_below$11 | (~e_valid$11$q);
         valid_chain$12 = (valid_chain$11 & ~(1 << (11)) | ((e_valid$11$q) << (11)));
@@ -15654,11 +15532,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$11 = e_total$11$q;
         a_granted$11 = e_granted$11$q;
         if (ld_sel$11) begin
-            a_id$11 = p2_id$q;
-            a_rem$11 = ld_rr[(32'h8)+:(8)];
-            a_recv$11 = ld_rr[(32'h0)+:(8)];
-            a_total$11 = ld_tg[(32'h8)+:(8)];
-            a_granted$11 = ld_tg[(32'h0)+:(8)];
+            a_id$11 = waiting$load_id;
+            a_rem$11 = waiting$load_remaining;
+            a_recv$11 = waiting$load_received;
+            a_total$11 = waiting$load_total;
+            a_granted$11 = waiting$load_granted;
         end
         free_below$13 = free_below$12 | (~e_valid$12$q);
         valid_chain$13 = (valid_chain$12 & ~(1 << (12)) | ((e_valid$12$q) << (12)));
@@ -15670,11 +15548,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$12 = e_total$12$q;
         a_granted$12 = e_granted$12$q;
         if (ld_sel$12) begin
-            a_id$12 = p2_id$q;
-            a_rem$12 = ld_rr[(32'h8)+:(8)];
-            a_recv$12 = ld_rr[(32'h0)+:(8)];
-            a_total$12 = ld_tg[(32'h8)+:(8)];
-            a_granted$12 = ld_tg[(32'h0)+:(8)];
+            a_id$12 = waiting$load_id;
+            a_rem$12 = waiting$load_remaining;
+            a_recv$12 = waiting$load_received;
+            a_total$12 = waiting$load_total;
+            a_granted$12 = waiting$load_granted;
         end
         free_below$14 = free_below$13 | (~e_valid$13$q);
         valid_chain$14 = (valid_chain$13 & ~(1 << (13)) | ((e_valid$13$q) << (13)));
@@ -15686,11 +15564,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$13 = e_total$13$q;
         a_granted$13 = e_granted$13$q;
         if (ld_sel$13) begin
-            a_id$13 = p2_id$q;
-            a_rem$13 = ld_rr[(32'h8)+:(8)];
-            a_recv$13 = ld_rr[(32'h0)+:(8)];
-            a_total$13 = ld_tg[(32'h8)+:(8)];
-            a_granted$13 = ld_tg[(32'h0)+:(8)];
+            a_id$13 = waiting$load_id;
+            a_rem$13 = waiting$load_remaining;
+            a_recv$13 = waiting$load_received;
+            a_total$13 = waiting$load_total;
+            a_granted$13 = waiting$load_granted;
         end
         free_below$15 = free_below$14 | (~e_valid$14$q);
         valid_chain$15 = (valid_chain$14 & ~(1 << (14)) | ((e_valid$14$q) << (14)));
@@ -15702,11 +15580,11 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$14 = e_total$14$q;
         a_granted$14 = e_granted$14$q;
         if (ld_sel$14) begin
-            a_id$14 = p2_id$q;
-            a_rem$14 = ld_rr[(32'h8)+:(8)];
-            a_recv$14 = ld_rr[(32'h0)+:(8)];
-            a_total$14 = ld_tg[(32'h8)+:(8)];
-            a_granted$14 = ld_tg[(32'h0)+:(8)];
+            a_id$14 = waiting$load_id;
+            a_rem$14 = waiting$load_remaining;
+            a_recv$14 = waiting$load_received;
+            a_total$14 = waiting$load_total;
+            a_granted$14 = waiting$load_granted;
         end
         free_below$16 = free_below$15 | (~e_valid$15$q);
         valid_chain$16 = (valid_chain$15 & ~(1 << (15)) | ((e_valid$15$q) << (15)));
@@ -15718,13 +15596,13 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         a_total$15 = e_total$15$q;
         a_granted$15 = e_granted$15$q;
         if (ld_sel$15) begin
-            a_id$15 = p2_id$q;
-            a_rem$15 = ld_rr[(32'h8)+:(8)];
-            a_recv$15 = ld_rr[(32'h0)+:(8)];
-            a_total$15 = ld_tg[(32'h8)+:(8)];
-            a_granted$15 = ld_tg[(32'h0)+:(8)];
+            a_id$15 = waiting$load_id;
+            a_rem$15 = waiting$load_remaining;
+            a_recv$15 = waiting$load_received;
+            a_total$15 = waiting$load_total;
+            a_granted$15 = waiting$load_granted;
         end
-        loaded_mask$index = p2_id$q;
+        loaded_mask$index = waiting$load_id;
         loaded_mask$enable = ld;
         queued_a = queued$q & (~loaded_mask$onehot);
         is_arrive = op_valid & (op_code == 32'h1);
@@ -15806,7 +15684,7 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         upd_wait = (is_arrive & (~hit_below$16)) & op_queued;
         skip = (is_arrive & (~hit_below$16)) & ((~op_queued) & (op_done | (op_granted >= op_total)));
         new_msg = (is_arrive & unknown) & (op_granted < op_total);
-        direct = ((new_msg & afree_below$16) & (fifo_count$q == 32'h0)) & (~p1_valid$q);
+        direct = ((new_msg & afree_below$16) & (waiting$level == 32'h0)) & (~waiting$reading);
         to_fifo = new_msg & (~direct);
         push = to_fifo & (~op_in_fifo);
         rm_known = is_remove & (~unknown);
@@ -16083,54 +15961,54 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
             b_total$15 = op_total;
             b_granted$15 = op_granted;
         end
-        op_below_ld = (op_remaining < ld_rr[(32'h8)+:(8)]) | ((op_remaining == ld_rr[(32'h8)+:(8)]) & (op_id < p2_id$q));
+        op_below_ld = (op_remaining < waiting$load_remaining) | ((op_remaining == waiting$load_remaining) & (op_id < waiting$load_id));
         op_below$0 = (op_remaining < e_rem$0$q) | ((op_remaining == e_rem$0$q) & (op_id < e_id$0$q));
-        ld_below$0 = (ld_rr[(32'h8)+:(8)] < e_rem$0$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$0$q) & (p2_id$q < e_id$0$q));
+        ld_below$0 = (waiting$load_remaining < e_rem$0$q) | ((waiting$load_remaining == e_rem$0$q) & (waiting$load_id < e_id$0$q));
         takes_op$0 = is_arrive & ((a_id$0 == op_id) | ins_sel$0);
         op_below$1 = (op_remaining < e_rem$1$q) | ((op_remaining == e_rem$1$q) & (op_id < e_id$1$q));
-        ld_below$1 = (ld_rr[(32'h8)+:(8)] < e_rem$1$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$1$q) & (p2_id$q < e_id$1$q));
+        ld_below$1 = (waiting$load_remaining < e_rem$1$q) | ((waiting$load_remaining == e_rem$1$q) & (waiting$load_id < e_id$1$q));
         takes_op$1 = is_arrive & ((a_id$1 == op_id) | ins_sel$1);
         op_below$2 = (op_remaining < e_rem$2$q) | ((op_remaining == e_rem$2$q) & (op_id < e_id$2$q));
-        ld_below$2 = (ld_rr[(32'h8)+:(8)] < e_rem$2$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$2$q) & (p2_id$q < e_id$2$q));
+        ld_below$2 = (waiting$load_remaining < e_rem$2$q) | ((waiting$load_remaining == e_rem$2$q) & (waiting$load_id < e_id$2$q));
         takes_op$2 = is_arrive & ((a_id$2 == op_id) | ins_sel$2);
         op_below$3 = (op_remaining < e_rem$3$q) | ((op_remaining == e_rem$3$q) & (op_id < e_id$3$q));
-        ld_below$3 = (ld_rr[(32'h8)+:(8)] < e_rem$3$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$3$q) & (p2_id$q < e_id$3$q));
+        ld_below$3 = (waiting$load_remaining < e_rem$3$q) | ((waiting$load_remaining == e_rem$3$q) & (waiting$load_id < e_id$3$q));
         takes_op$3 = is_arrive & ((a_id$3 == op_id) | ins_sel$3);
         op_below$4 = (op_remaining < e_rem$4$q) | ((op_remaining == e_rem$4$q) & (op_id < e_id$4$q));
-        ld_below$4 = (ld_rr[(32'h8)+:(8)] < e_rem$4$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$4$q) & (p2_id$q < e_id$4$q));
+        ld_below$4 = (waiting$load_remaining < e_rem$4$q) | ((waiting$load_remaining == e_rem$4$q) & (waiting$load_id < e_id$4$q));
         takes_op$4 = is_arrive & ((a_id$4 == op_id) | ins_sel$4);
         op_below$5 = (op_remaining < e_rem$5$q) | ((op_remaining == e_rem$5$q) & (op_id < e_id$5$q));
-        ld_below$5 = (ld_rr[(32'h8)+:(8)] < e_rem$5$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$5$q) & (p2_id$q < e_id$5$q));
+        ld_below$5 = (waiting$load_remaining < e_rem$5$q) | ((waiting$load_remaining == e_rem$5$q) & (waiting$load_id < e_id$5$q));
         takes_op$5 = is_arrive & ((a_id$5 == op_id) | ins_sel$5);
         op_below$6 = (op_remaining < e_rem$6$q) | ((op_remaining == e_rem$6$q) & (op_id < e_id$6$q));
-        ld_below$6 = (ld_rr[(32'h8)+:(8)] < e_rem$6$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$6$q) & (p2_id$q < e_id$6$q));
+        ld_below$6 = (waiting$load_remaining < e_rem$6$q) | ((waiting$load_remaining == e_rem$6$q) & (waiting$load_id < e_id$6$q));
         takes_op$6 = is_arrive & ((a_id$6 == op_id) | ins_sel$6);
         op_below$7 = (op_remaining < e_rem$7$q) | ((op_remaining == e_rem$7$q) & (op_id < e_id$7$q));
-        ld_below$7 = (ld_rr[(32'h8)+:(8)] < e_rem$7$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$7$q) & (p2_id$q < e_id$7$q));
+        ld_below$7 = (waiting$load_remaining < e_rem$7$q) | ((waiting$load_remaining == e_rem$7$q) & (waiting$load_id < e_id$7$q));
         takes_op$7 = is_arrive & ((a_id$7 == op_id) | ins_sel$7);
         op_below$8 = (op_remaining < e_rem$8$q) | ((op_remaining == e_rem$8$q) & (op_id < e_id$8$q));
-        ld_below$8 = (ld_rr[(32'h8)+:(8)] < e_rem$8$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$8$q) & (p2_id$q < e_id$8$q));
+        ld_below$8 = (waiting$load_remaining < e_rem$8$q) | ((waiting$load_remaining == e_rem$8$q) & (waiting$load_id < e_id$8$q));
         takes_op$8 = is_arrive & ((a_id$8 == op_id) | ins_sel$8);
         op_below$9 = (op_remaining < e_rem$9$q) | ((op_remaining == e_rem$9$q) & (op_id < e_id$9$q));
-        ld_below$9 = (ld_rr[(32'h8)+:(8)] < e_rem$9$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$9$q) & (p2_id$q < e_id$9$q));
+        ld_below$9 = (waiting$load_remaining < e_rem$9$q) | ((waiting$load_remaining == e_rem$9$q) & (waiting$load_id < e_id$9$q));
         takes_op$9 = is_arrive & ((a_id$9 == op_id) | ins_sel$9);
         op_below$10 = (op_remaining < e_rem$10$q) | ((op_remaining == e_rem$10$q) & (op_id < e_id$10$q));
-        ld_below$10 = (ld_rr[(32'h8)+:(8)] < e_rem$10$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$10$q) & (p2_id$q < e_id$10$q));
+        ld_below$10 = (waiting$load_remaining < e_rem$10$q) | ((waiting$load_remaining == e_rem$10$q) & (waiting$load_id < e_id$10$q));
         takes_op$10 = is_arrive & ((a_id$10 == op_id) | ins_sel$10);
         op_below$11 = (op_remaining < e_rem$11$q) | ((op_remaining == e_rem$11$q) & (op_id < e_id$11$q));
-        ld_below$11 = (ld_rr[(32'h8)+:(8)] < e_rem$11$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$11$q) & (p2_id$q < e_id$11$q));
+        ld_below$11 = (waiting$load_remaining < e_rem$11$q) | ((waiting$load_remaining == e_rem$11$q) & (waiting$load_id < e_id$11$q));
         takes_op$11 = is_arrive & ((a_id$11 == op_id) | ins_sel$11);
         op_below$12 = (op_remaining < e_rem$12$q) | ((op_remaining == e_rem$12$q) & (op_id < e_id$12$q));
-        ld_below$12 = (ld_rr[(32'h8)+:(8)] < e_rem$12$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$12$q) & (p2_id$q < e_id$12$q));
+        ld_below$12 = (waiting$load_remaining < e_rem$12$q) | ((waiting$load_remaining == e_rem$12$q) & (waiting$load_id < e_id$12$q));
         takes_op$12 = is_arrive & ((a_id$12 == op_id) | ins_sel$12);
         op_below$13 = (op_remaining < e_rem$13$q) | ((op_remaining == e_rem$13$q) & (op_id < e_id$13$q));
-        ld_below$13 = (ld_rr[(32'h8)+:(8)] < e_rem$13$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$13$q) & (p2_id$q < e_id$13$q));
+        ld_below$13 = (waiting$load_remaining < e_rem$13$q) | ((waiting$load_remaining == e_rem$13$q) & (waiting$load_id < e_id$13$q));
         takes_op$13 = is_arrive & ((a_id$13 == op_id) | ins_sel$13);
         op_below$14 = (op_remaining < e_rem$14$q) | ((op_remaining == e_rem$14$q) & (op_id < e_id$14$q));
-        ld_below$14 = (ld_rr[(32'h8)+:(8)] < e_rem$14$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$14$q) & (p2_id$q < e_id$14$q));
+        ld_below$14 = (waiting$load_remaining < e_rem$14$q) | ((waiting$load_remaining == e_rem$14$q) & (waiting$load_id < e_id$14$q));
         takes_op$14 = is_arrive & ((a_id$14 == op_id) | ins_sel$14);
         op_below$15 = (op_remaining < e_rem$15$q) | ((op_remaining == e_rem$15$q) & (op_id < e_id$15$q));
-        ld_below$15 = (ld_rr[(32'h8)+:(8)] < e_rem$15$q) | ((ld_rr[(32'h8)+:(8)] == e_rem$15$q) & (p2_id$q < e_id$15$q));
+        ld_below$15 = (waiting$load_remaining < e_rem$15$q) | ((waiting$load_remaining == e_rem$15$q) & (waiting$load_id < e_id$15$q));
         takes_op$15 = is_arrive & ((a_id$15 == op_id) | ins_sel$15);
         if (0 < 0) begin
             if (ld_sel$0) begin
@@ -26591,47 +26469,23 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         if (rm_known) begin
             done_a = done_l & (~op_mask$onehot);
         end
-        pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & free_below$16;
-        fifo_ids$read_address = fifo_head$q;
-        p1_id = fifo_ids$read_data;
-        wait_rr$read_address = p1_id;
-        wait_tg$read_address = p1_id;
-        p1_valid$d = pop_start;
-        p2_valid$d = p1_valid$q;
-        p2_id$d = p1_id;
-        p2_queued$d = queued_b[p1_id];
-        popped_mask$index = p1_id;
-        popped_mask$enable = p1_valid$q;
+        waiting$pop_allowed = free_below$16;
+        waiting$id = op_id;
+        waiting$push = push;
+        waiting$write_state = to_fifo | upd_wait;
+        waiting$remaining = op_remaining;
+        waiting$received = op_received;
+        waiting$write_limits = to_fifo;
+        waiting$total = op_total;
+        waiting$granted = op_granted;
+        p2_queued$d = queued_b[waiting$reading_id];
+        popped_mask$index = waiting$reading_id;
+        popped_mask$enable = waiting$reading;
         in_fifo_a = in_fifo$q & (~popped_mask$onehot);
         in_fifo_b = in_fifo_a;
         if (push) begin
             in_fifo_b = in_fifo_a | op_mask$onehot;
         end
-        fifo_ids$write_address = fifo_tail$q;
-        fifo_ids$write_data = op_id;
-        fifo_ids$write_enable = push;
-        if (push) begin
-            fifo_tail$d = fifo_tail$q + 32'h1;
-        end
-        if (pop_start) begin
-            fifo_head$d = fifo_head$q + 32'h1;
-        end
-        if (push & (~pop_start)) begin
-            fifo_count$d = fifo_count$q + 32'h1;
-        end
-        if (pop_start & (~push)) begin
-            fifo_count$d = fifo_count$q - 32'h1;
-        end
-        wait_rr$write_address = op_id;
-        wait_rr$write_data = (((op_remaining) & 16'hffff) << 32'h8) | ((op_received) & 16'hffff);
-        wait_rr$write_enable = to_fifo | upd_wait;
-        wait_tg$write_address = op_id;
-        wait_tg$write_data = (((op_total) & 16'hffff) << 32'h8) | ((op_granted) & 16'hffff);
-        wait_tg$write_enable = to_fifo;
-        fw_rr_valid$d = (p1_valid$q & (to_fifo | upd_wait)) & (op_id == p1_id);
-        fw_rr$d = wait_rr$write_data;
-        fw_tg_valid$d = (p1_valid$q & to_fifo) & (op_id == p1_id);
-        fw_tg$d = wait_tg$write_data;
         queued$d = queued_b;
         in_fifo$d = in_fifo_b;
         done$d = done_a;
@@ -26672,7 +26526,7 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
         close_arrivals_count = close_arrivals$count;
         occupancy_count$bitmap = valid_chain$16;
         occupancy = occupancy_count$count;
-        fifo_level = fifo_count$q;
+        fifo_level = waiting$level;
         if (reset) begin
             e_valid$0$d = 1'b0;
             e_valid$1$d = 1'b0;
@@ -26693,13 +26547,6 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
             queued$d = 32'h0;
             in_fifo$d = 32'h0;
             done$d = 32'h0;
-            fifo_head$d = 32'h0;
-            fifo_tail$d = 32'h0;
-            fifo_count$d = 32'h0;
-            p1_valid$d = 1'b0;
-            p2_valid$d = 1'b0;
-            fw_rr_valid$d = 1'b0;
-            fw_tg_valid$d = 1'b0;
             b1_valid$d = 1'b0;
             b2_valid$d = 1'b0;
             r1_valid$d = 1'b0;
@@ -26707,9 +26554,6 @@ module nt_homa_tr_128_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_p
             lv_valid$d = 1'b0;
             s1_res_valid$d = 1'b0;
             s1_res_grant$d = 1'b0;
-            fifo_ids$write_enable = 1'b0;
-            wait_rr$write_enable = 1'b0;
-            wait_tg$write_enable = 1'b0;
         end
     end
 
@@ -28656,25 +28500,6 @@ module nt_homa_tr_128_nic$ingress$scheduler$e_valid$9(d,q,clock);
 endmodule // nt_homa_tr_128_nic$ingress$scheduler$e_valid$9
 
 
-module nt_homa_tr_128_nic$ingress$scheduler$fifo_count(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fifo_count
-
-
 module nt_homa_tr_128_nic$ingress$scheduler$fifo_enters(clock,reset,increment,count);
 
     // Module arguments
@@ -28732,149 +28557,6 @@ module nt_homa_tr_128_nic$ingress$scheduler$fifo_enters$value(d,q,clock);
     end
 
 endmodule // nt_homa_tr_128_nic$ingress$scheduler$fifo_enters$value
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fifo_head(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fifo_head
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fifo_ids(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
-
-    // Module arguments
-    input wire  [6:0] read_address;
-    input wire  read_clock;
-    output reg  [6:0] read_data;
-    input wire  [6:0] write_address;
-    input wire  write_clock;
-    input wire  [6:0] write_data;
-    input wire  write_enable;
-
-    // Update code (custom)
-    reg[6:0] mem[127:0];
-
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
-    end
-
-    always @(posedge write_clock) begin
-       if (write_enable) begin
-          mem[write_address] <= write_data;
-       end
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fifo_ids
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fifo_tail(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fifo_tail
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fw_rr(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fw_rr
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fw_rr_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fw_rr_valid
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fw_tg(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fw_tg
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$fw_tg_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$fw_tg_valid
 
 
 module nt_homa_tr_128_nic$ingress$scheduler$g1$0(d,q,clock);
@@ -35247,44 +34929,6 @@ module nt_homa_tr_128_nic$ingress$scheduler$order$99(d,q,clock);
 endmodule // nt_homa_tr_128_nic$ingress$scheduler$order$99
 
 
-module nt_homa_tr_128_nic$ingress$scheduler$p1_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$p1_valid
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$p2_id(d,q,clock);
-
-    // Module arguments
-    input wire  [6:0] d;
-    output reg  [6:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 7'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$p2_id
-
-
 module nt_homa_tr_128_nic$ingress$scheduler$p2_queued(d,q,clock);
 
     // Module arguments
@@ -35302,25 +34946,6 @@ module nt_homa_tr_128_nic$ingress$scheduler$p2_queued(d,q,clock);
     end
 
 endmodule // nt_homa_tr_128_nic$ingress$scheduler$p2_queued
-
-
-module nt_homa_tr_128_nic$ingress$scheduler$p2_valid(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$p2_valid
 
 
 module nt_homa_tr_128_nic$ingress$scheduler$popped_mask(index,enable,onehot);
@@ -36305,7 +35930,483 @@ module nt_homa_tr_128_nic$ingress$scheduler$unknown_removes$value(d,q,clock);
 endmodule // nt_homa_tr_128_nic$ingress$scheduler$unknown_removes$value
 
 
-module nt_homa_tr_128_nic$ingress$scheduler$wait_rr(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_homa_tr_128_nic$ingress$scheduler$waiting(clock,reset,id,push,write_state,remaining,received,write_limits,total,granted,pop_allowed,reading,reading_id,loading,load_id,load_remaining,load_received,load_total,load_granted,level);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  [6:0] id;
+    input wire  push;
+    input wire  write_state;
+    input wire  [7:0] remaining;
+    input wire  [7:0] received;
+    input wire  write_limits;
+    input wire  [7:0] total;
+    input wire  [7:0] granted;
+    input wire  pop_allowed;
+    output reg  reading;
+    output reg  [6:0] reading_id;
+    output reg  loading;
+    output reg  [6:0] load_id;
+    output reg  [7:0] load_remaining;
+    output reg  [7:0] load_received;
+    output reg  [7:0] load_total;
+    output reg  [7:0] load_granted;
+    output reg  [15:0] level;
+
+    // Stub signals
+    reg  [6:0] fifo_ids$read_address;
+    reg  fifo_ids$read_clock;
+    wire  [6:0] fifo_ids$read_data;
+    reg  [6:0] fifo_ids$write_address;
+    reg  fifo_ids$write_clock;
+    reg  [6:0] fifo_ids$write_data;
+    reg  fifo_ids$write_enable;
+    reg  [6:0] wait_rr$read_address;
+    reg  wait_rr$read_clock;
+    wire  [15:0] wait_rr$read_data;
+    reg  [6:0] wait_rr$write_address;
+    reg  wait_rr$write_clock;
+    reg  [15:0] wait_rr$write_data;
+    reg  wait_rr$write_enable;
+    reg  [6:0] wait_tg$read_address;
+    reg  wait_tg$read_clock;
+    wire  [15:0] wait_tg$read_data;
+    reg  [6:0] wait_tg$write_address;
+    reg  wait_tg$write_clock;
+    reg  [15:0] wait_tg$write_data;
+    reg  wait_tg$write_enable;
+    reg  [6:0] fifo_head$d;
+    wire  [6:0] fifo_head$q;
+    reg  fifo_head$clock;
+    reg  [6:0] fifo_tail$d;
+    wire  [6:0] fifo_tail$q;
+    reg  fifo_tail$clock;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
+    reg  fifo_count$clock;
+    reg  p1_valid$d;
+    wire  p1_valid$q;
+    reg  p1_valid$clock;
+    reg  p2_valid$d;
+    wire  p2_valid$q;
+    reg  p2_valid$clock;
+    reg  [6:0] p2_id$d;
+    wire  [6:0] p2_id$q;
+    reg  p2_id$clock;
+    reg  fw_rr_valid$d;
+    wire  fw_rr_valid$q;
+    reg  fw_rr_valid$clock;
+    reg  [15:0] fw_rr$d;
+    wire  [15:0] fw_rr$q;
+    reg  fw_rr$clock;
+    reg  fw_tg_valid$d;
+    wire  fw_tg_valid$q;
+    reg  fw_tg_valid$clock;
+    reg  [15:0] fw_tg$d;
+    wire  [15:0] fw_tg$q;
+    reg  fw_tg$clock;
+
+    // Local signals
+    reg  pop_start;
+    reg  [6:0] p1_id;
+    reg  [15:0] ld_rr;
+    reg  [15:0] ld_tg;
+
+    // Sub module instances
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_ids fifo_ids(
+        .read_address(fifo_ids$read_address),
+        .read_clock(fifo_ids$read_clock),
+        .read_data(fifo_ids$read_data),
+        .write_address(fifo_ids$write_address),
+        .write_clock(fifo_ids$write_clock),
+        .write_data(fifo_ids$write_data),
+        .write_enable(fifo_ids$write_enable)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_rr wait_rr(
+        .read_address(wait_rr$read_address),
+        .read_clock(wait_rr$read_clock),
+        .read_data(wait_rr$read_data),
+        .write_address(wait_rr$write_address),
+        .write_clock(wait_rr$write_clock),
+        .write_data(wait_rr$write_data),
+        .write_enable(wait_rr$write_enable)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_tg wait_tg(
+        .read_address(wait_tg$read_address),
+        .read_clock(wait_tg$read_clock),
+        .read_data(wait_tg$read_data),
+        .write_address(wait_tg$write_address),
+        .write_clock(wait_tg$write_clock),
+        .write_data(wait_tg$write_data),
+        .write_enable(wait_tg$write_enable)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_head fifo_head(
+        .d(fifo_head$d),
+        .q(fifo_head$q),
+        .clock(fifo_head$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_tail fifo_tail(
+        .d(fifo_tail$d),
+        .q(fifo_tail$q),
+        .clock(fifo_tail$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_count fifo_count(
+        .d(fifo_count$d),
+        .q(fifo_count$q),
+        .clock(fifo_count$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$p1_valid p1_valid(
+        .d(p1_valid$d),
+        .q(p1_valid$q),
+        .clock(p1_valid$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_valid p2_valid(
+        .d(p2_valid$d),
+        .q(p2_valid$q),
+        .clock(p2_valid$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_id p2_id(
+        .d(p2_id$d),
+        .q(p2_id$q),
+        .clock(p2_id$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr_valid fw_rr_valid(
+        .d(fw_rr_valid$d),
+        .q(fw_rr_valid$q),
+        .clock(fw_rr_valid$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr fw_rr(
+        .d(fw_rr$d),
+        .q(fw_rr$q),
+        .clock(fw_rr$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg_valid fw_tg_valid(
+        .d(fw_tg_valid$d),
+        .q(fw_tg_valid$q),
+        .clock(fw_tg_valid$clock)
+    );
+    nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg fw_tg(
+        .d(fw_tg$d),
+        .q(fw_tg$q),
+        .clock(fw_tg$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        fifo_head$clock = clock;
+        fifo_tail$clock = clock;
+        fifo_count$clock = clock;
+        p1_valid$clock = clock;
+        p2_valid$clock = clock;
+        p2_id$clock = clock;
+        fw_rr_valid$clock = clock;
+        fw_rr$clock = clock;
+        fw_tg_valid$clock = clock;
+        fw_tg$clock = clock;
+        fifo_head$d = fifo_head$q;
+        fifo_tail$d = fifo_tail$q;
+        fifo_count$d = fifo_count$q;
+        p1_valid$d = p1_valid$q;
+        p2_valid$d = p2_valid$q;
+        p2_id$d = p2_id$q;
+        fw_rr_valid$d = fw_rr_valid$q;
+        fw_rr$d = fw_rr$q;
+        fw_tg_valid$d = fw_tg_valid$q;
+        fw_tg$d = fw_tg$q;
+        fifo_ids$read_clock = clock;
+        fifo_ids$write_clock = clock;
+        wait_rr$read_clock = clock;
+        wait_rr$write_clock = clock;
+        wait_tg$read_clock = clock;
+        wait_tg$write_clock = clock;
+        ld_rr = wait_rr$read_data;
+        if (fw_rr_valid$q) begin
+            ld_rr = fw_rr$q;
+        end
+        ld_tg = wait_tg$read_data;
+        if (fw_tg_valid$q) begin
+            ld_tg = fw_tg$q;
+        end
+        loading = p2_valid$q;
+        load_id = p2_id$q;
+        load_remaining = ld_rr[(32'h8)+:(8)];
+        load_received = ld_rr[(32'h0)+:(8)];
+        load_total = ld_tg[(32'h8)+:(8)];
+        load_granted = ld_tg[(32'h0)+:(8)];
+        pop_start = (((fifo_count$q != 32'h0) & (~p1_valid$q)) & (~p2_valid$q)) & pop_allowed;
+        fifo_ids$read_address = fifo_head$q;
+        p1_id = fifo_ids$read_data;
+        reading = p1_valid$q;
+        reading_id = p1_id;
+        wait_rr$read_address = p1_id;
+        wait_tg$read_address = p1_id;
+        p1_valid$d = pop_start;
+        p2_valid$d = p1_valid$q;
+        p2_id$d = p1_id;
+        fifo_ids$write_address = fifo_tail$q;
+        fifo_ids$write_data = id;
+        fifo_ids$write_enable = push;
+        if (push) begin
+            fifo_tail$d = fifo_tail$q + 32'h1;
+        end
+        if (pop_start) begin
+            fifo_head$d = fifo_head$q + 32'h1;
+        end
+        if (push & (~pop_start)) begin
+            fifo_count$d = fifo_count$q + 32'h1;
+        end
+        if (pop_start & (~push)) begin
+            fifo_count$d = fifo_count$q - 32'h1;
+        end
+        level = fifo_count$q;
+        wait_rr$write_address = id;
+        wait_rr$write_data = (((remaining) & 16'hffff) << 32'h8) | ((received) & 16'hffff);
+        wait_rr$write_enable = write_state;
+        wait_tg$write_address = id;
+        wait_tg$write_data = (((total) & 16'hffff) << 32'h8) | ((granted) & 16'hffff);
+        wait_tg$write_enable = write_limits;
+        fw_rr_valid$d = (p1_valid$q & write_state) & (id == p1_id);
+        fw_rr$d = wait_rr$write_data;
+        fw_tg_valid$d = (p1_valid$q & write_limits) & (id == p1_id);
+        fw_tg$d = wait_tg$write_data;
+        if (reset) begin
+            fifo_head$d = 32'h0;
+            fifo_tail$d = 32'h0;
+            fifo_count$d = 32'h0;
+            p1_valid$d = 1'b0;
+            p2_valid$d = 1'b0;
+            fw_rr_valid$d = 1'b0;
+            fw_tg_valid$d = 1'b0;
+            fifo_ids$write_enable = 1'b0;
+            wait_rr$write_enable = 1'b0;
+            wait_tg$write_enable = 1'b0;
+        end
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_count(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_count
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_head(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_head
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_ids(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+
+    // Module arguments
+    input wire  [6:0] read_address;
+    input wire  read_clock;
+    output reg  [6:0] read_data;
+    input wire  [6:0] write_address;
+    input wire  write_clock;
+    input wire  [6:0] write_data;
+    input wire  write_enable;
+
+    // Update code (custom)
+    reg[6:0] mem[127:0];
+
+
+
+    always @(posedge read_clock) begin
+       read_data <= mem[read_address];
+    end
+
+    always @(posedge write_clock) begin
+       if (write_enable) begin
+          mem[write_address] <= write_data;
+       end
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_ids
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_tail(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fifo_tail
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_rr_valid
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$fw_tg_valid
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$p1_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$p1_valid
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_id(d,q,clock);
+
+    // Module arguments
+    input wire  [6:0] d;
+    output reg  [6:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 7'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_id
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$p2_valid
+
+
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_rr(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [6:0] read_address;
@@ -36331,10 +36432,10 @@ module nt_homa_tr_128_nic$ingress$scheduler$wait_rr(read_address,read_clock,read
        end
     end
 
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$wait_rr
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_rr
 
 
-module nt_homa_tr_128_nic$ingress$scheduler$wait_tg(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_tg(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
 
     // Module arguments
     input wire  [6:0] read_address;
@@ -36360,7 +36461,7 @@ module nt_homa_tr_128_nic$ingress$scheduler$wait_tg(read_address,read_clock,read
        end
     end
 
-endmodule // nt_homa_tr_128_nic$ingress$scheduler$wait_tg
+endmodule // nt_homa_tr_128_nic$ingress$scheduler$waiting$wait_tg
 
 
 module nt_homa_tr_128_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$tx_msg_id,m_axis$credit,m_axis$rank,m_axis$flags,m_axis$is_new_msg,m_axis$is_rtx,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count);

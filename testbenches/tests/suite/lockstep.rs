@@ -169,6 +169,22 @@ fn slot_update() {
     pass::<SlotUpdate<4>>("nt_blocks_16_slot_update", stimulus, CYCLES, 55);
 }
 
+/// Pushes, state writes and pops at random, ids from a small range so that a write often hits
+/// the message being popped (the forwarding path); more pushes than records overflow alike in
+/// both models.
+#[test]
+fn waiting_queue() {
+    use nanotransport_hdl::pisa::waiting_queue::WaitingQueue;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("id", Drive::Range(0, 3))
+        .drive("push", Drive::Bernoulli(0.3))
+        .drive("write_state", Drive::Bernoulli(0.3))
+        .drive("write_limits", Drive::Bernoulli(0.2))
+        .drive("pop_allowed", Drive::Bernoulli(0.5));
+    pass::<WaitingQueue<4>>("nt_blocks_16_waiting_queue", stimulus, CYCLES, 57);
+}
+
 /// Sparse bitmaps so that some packets are eligible and some are not.
 #[test]
 fn packet_choice() {

@@ -47,6 +47,9 @@ mod nic {
     mod status_bank;
     mod timer;
 }
+mod pisa {
+    mod waiting_queue;
+}
 mod switch {
     mod bolt_ingress;
     mod bolt_stream;

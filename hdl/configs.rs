@@ -313,6 +313,7 @@ impl NicConfig {
                 ));
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<16, 4>()));
                 blocks.push(("waiting_queue", verilog_of(&mut crate::pisa::waiting_queue::WaitingQueue::<4>::default())));
+                blocks.push(("frame_length_check", verilog_of(&mut crate::pisa::frame_length_check::FrameLengthCheck::default())));
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));

@@ -18,7 +18,8 @@
 //! * 3–15: the protocol's own (control packets); no GetRxMsgInfo call; the payload is dropped.
 //!
 //! # Nothing takes effect before the last beat (frame validation)
-//! The front counts the bytes of each frame as they leave the parser: every beat but the last
+//! The front counts the bytes of each frame as they leave the parser (the sub-block
+//! [`FrameLengthCheck`], which also makes the DATA length check above): every beat but the last
 //! must be full, the last one's `tkeep` contiguous from byte 0, and the frame must carry exactly
 //! `IPv4 total length − 50` bytes after its 64-byte header (an FCS or other trailer left on,
 //! or a frame cut short, fails). A frame that fails is dropped and counted
@@ -92,6 +93,7 @@ use crate::common::bundles::{
 };
 use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
+use crate::pisa::frame_length_check::FrameLengthCheck;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
 use crate::Blank;
@@ -145,10 +147,8 @@ pub struct IngressFront<const IW: usize> {
     ans_new_pkt: DFF<Bit>,
     ans_last: DFF<Bit>,
     ans_ack_no: DFF<Bits<9>>,
-    fl_bytes: DFF<Bits<16>>,
-    fl_bad: DFF<Bit>,
-    vd_pulse: DFF<Bit>,
-    vd_ok: DFF<Bit>,
+    /// The frame's and a DATA packet's length checks.
+    lengths: FrameLengthCheck,
     out_forward: DFF<Bit>,
     n_data: WrappingCounter<32>,
     n_chop: WrappingCounter<32>,
@@ -159,10 +159,6 @@ pub struct IngressFront<const IW: usize> {
     n_duplicate: WrappingCounter<32>,
     n_forwarded: WrappingCounter<32>,
     n_frame_length: WrappingCounter<32>,
-    beat_bytes: Signal<Local, Bits<16>>,
-    keep_contig: Signal<Local, Bit>,
-    cur_bytes: Signal<Local, Bits<16>>,
-    cur_bad: Signal<Local, Bit>,
     m1_is_ctrl: Signal<Local, Bit>,
     m1_wants_table: Signal<Local, Bit>,
     m1_known: Signal<Local, Bit>,
@@ -191,14 +187,6 @@ pub struct IngressFront<const IW: usize> {
     pending_op: Signal<Local, Bit>,
     rq_mark: Signal<Local, Bit>,
     m1: Signal<Local, Bits<152>>,
-    p_start: Signal<Local, Bits<24>>,
-    p_len: Signal<Local, Bits<24>>,
-    p_rest: Signal<Local, Bits<24>>,
-    p_expected: Signal<Local, Bits<24>>,
-    p_carried: Signal<Local, Bits<24>>,
-    /// The DATA length check, decided at P from the parser's fields and registered beside the
-    /// match (whose latency is one cycle), so the request at P+1 does not wait for it.
-    m1_length_ok: DFF<Bit>,
     m1_is_data: Signal<Local, Bit>,
     m1_is_chop: Signal<Local, Bit>,
     m1_request: Signal<Local, Bit>,
@@ -261,12 +249,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             ans_rx_msg_id,
             ans_new_pkt,
             ans_last,
-            ans_ack_no,
-            fl_bytes,
-            fl_bad,
-            vd_pulse,
-            vd_ok,
-            m1_length_ok
+            ans_ack_no
         );
         clock!(self, clock, n_bad_length, n_chop, n_control, n_data, n_duplicate, n_forwarded, n_frame_length, n_no_action, n_rx_fail);
         self.n_bad_length.reset.next = self.reset.val();
@@ -287,8 +270,9 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.n_no_action.increment.next = false;
         self.n_rx_fail.reset.next = self.reset.val();
         self.n_rx_fail.increment.next = false;
-        clock!(self, clock, parser, dispatch, payload, decisions);
+        clock!(self, clock, parser, dispatch, payload, decisions, lengths);
         self.parser.reset.next = self.reset.val();
+        self.lengths.reset.next = self.reset.val();
         self.dispatch.reset.next = self.reset.val();
         self.payload.reset.next = self.reset.val();
         self.decisions.reset.next = self.reset.val();
@@ -325,16 +309,6 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             | (bit_cast::<152, 16>(self.parser.hdr_ip_total_len.val()) << 120))
             | (bit_cast::<152, 8>(self.parser.hdr_flags.val()) << 136))
             | (bit_cast::<152, 8>(self.parser.hdr_grant_prio.val()) << 144);
-        // A DATA packet must carry min(1024, msg_len − 1024·offset) bytes.
-        self.p_start.next = bit_cast::<24, 8>(self.parser.hdr_pkt_offset.val()) << 10;
-        self.p_len.next = bit_cast::<24, 16>(self.parser.hdr_msg_len.val());
-        self.p_rest.next = self.p_len.val() - self.p_start.val();
-        self.p_expected.next = self.p_rest.val();
-        if self.p_rest.val() > 1024 {
-            self.p_expected.next = 1024.into();
-        }
-        self.p_carried.next = bit_cast::<24, 16>(self.parser.hdr_ip_total_len.val() - 50);
-        self.m1_length_ok.d.next = (self.p_start.val() >= self.p_len.val()) | (self.p_carried.val() == self.p_expected.val());
         self.dispatch.cfg_write_valid.next = false;
         self.dispatch.cfg_write_index.next = 0.into();
         self.dispatch.cfg_write_enable.next = false;
@@ -342,32 +316,16 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.dispatch.cfg_write_mask.next = 0.into();
         self.dispatch.cfg_write_action.next = 0.into();
 
-        // ---------------- frame length, counted on the parser's payload beats ----------------
-        // Every beat but the last full, the last one's tkeep contiguous from byte 0, and as many
-        // bytes as the IPv4 total length says beyond the 50 bytes of IPv4 and transport header.
-        self.beat_bytes.next = 0.into();
-        for i in 0..8 {
-            if self.parser.m_axis.tkeep.val().get_bit(i) {
-                self.beat_bytes.next = (i + 1).to_bits();
-            }
-        }
-        self.keep_contig.next = (self.parser.m_axis.tkeep.val() & (self.parser.m_axis.tkeep.val() + 1)) == 0;
-        self.cur_bytes.next = self.fl_bytes.q.val();
-        self.cur_bad.next = self.fl_bad.q.val();
-        if self.parser.m_axis_tfirst.val() {
-            self.cur_bytes.next = 0.into();
-            self.cur_bad.next = false;
-        }
-        if self.parser_take.val() {
-            // Saturates above any IPv4 length, so an overlong frame cannot wrap into agreement.
-            if self.cur_bytes.val() < 0xFFE0 {
-                self.fl_bytes.d.next = self.cur_bytes.val() + 8;
-            }
-            self.fl_bad.d.next = self.cur_bad.val() | (self.parser.m_axis.tkeep.val() != 0xFF);
-        }
-        self.vd_pulse.d.next = self.parser_take.val() & self.parser.m_axis.tlast.val();
-        self.vd_ok.d.next = ((!self.cur_bad.val()) & self.keep_contig.val())
-            & ((self.cur_bytes.val() + self.beat_bytes.val()) == (self.parser.hdr_ip_total_len.val() - 50));
+        // ---------------- lengths: the frame's on its payload beats, a DATA packet's at P ----------------
+        // The DATA check is registered beside the match (whose latency is one cycle), so the
+        // request at P+1 does not wait for it.
+        self.lengths.beat.next = self.parser_take.val();
+        self.lengths.first.next = self.parser.m_axis_tfirst.val();
+        self.lengths.last.next = self.parser.m_axis.tlast.val();
+        self.lengths.tkeep.next = self.parser.m_axis.tkeep.val();
+        self.lengths.ip_total_len.next = self.parser.hdr_ip_total_len.val();
+        self.lengths.msg_len.next = self.parser.hdr_msg_len.val();
+        self.lengths.pkt_offset.next = self.parser.hdr_pkt_offset.val();
 
         // ---------------- P+1: action, GetRxMsgInfo request ----------------
         self.m1.next = self.dispatch.out_meta.val();
@@ -375,22 +333,22 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         self.m1_is_chop.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 2);
         self.m1_is_ctrl.next = self.dispatch.out_valid.val() & (self.dispatch.out_action.val() >= 3);
 
-        self.m1_wants_table.next = (self.m1_is_data.val() & self.m1_length_ok.q.val()) | self.m1_is_chop.val();
+        self.m1_wants_table.next = (self.m1_is_data.val() & self.lengths.data_length_ok.val()) | self.m1_is_chop.val();
         // A frame with at most one payload beat ended at P: its length verdict is here already.
-        self.m1_known.next = self.vd_pulse.q.val();
-        self.m1_bad_now.next = ((self.m1_wants_table.val() | self.m1_is_ctrl.val()) & self.m1_known.val()) & (!self.vd_ok.q.val());
+        self.m1_known.next = self.lengths.verdict.val();
+        self.m1_bad_now.next = ((self.m1_wants_table.val() | self.m1_is_ctrl.val()) & self.m1_known.val()) & (!self.lengths.frame_ok.val());
         // Held: a frame that calls GetRxMsgInfo, or a control frame whose last beat is still to come.
         self.m1_enter.next = (self.m1_wants_table.val() | (self.m1_is_ctrl.val() & (!self.m1_known.val()))) & (!self.m1_bad_now.val());
         self.m1_request.next = self.m1_enter.val() & self.m1_wants_table.val();
-        self.m1_ctrl_now.next = (self.m1_is_ctrl.val() & self.m1_known.val()) & self.vd_ok.q.val();
+        self.m1_ctrl_now.next = (self.m1_is_ctrl.val() & self.m1_known.val()) & self.lengths.frame_ok.val();
 
         // ---------------- the held frame: its verdict and its GetRxMsgInfo answers ----------------
         self.hold_is_data.next = self.hold_action.q.val() == 1;
-        self.vd_arrive.next = (self.hold_valid.q.val() & (!self.vd_seen.q.val())) & self.vd_pulse.q.val();
+        self.vd_arrive.next = (self.hold_valid.q.val() & (!self.vd_seen.q.val())) & self.lengths.verdict.val();
         self.v_known.next = self.vd_seen.q.val() | self.vd_arrive.val();
         self.v_good.next = self.vd_good.q.val();
         if !self.vd_seen.q.val() {
-            self.v_good.next = self.vd_ok.q.val();
+            self.v_good.next = self.lengths.frame_ok.val();
         }
         self.resolve_ctrl.next = (self.hold_valid.q.val() & (!self.hold_table.q.val())) & self.vd_arrive.val();
         self.resp_done.next =
@@ -444,7 +402,7 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         // Hold registers (later assignments win).
         if self.vd_arrive.val() {
             self.vd_seen.d.next = true;
-            self.vd_good.d.next = self.vd_ok.q.val();
+            self.vd_good.d.next = self.lengths.frame_ok.val();
         }
         if self.pending_op.val() & self.req.ready.val() {
             self.hold_issued.d.next = true;
@@ -478,11 +436,11 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.hold_mark_op.d.next = false;
             self.hold_answered.d.next = false;
             self.vd_seen.d.next = self.m1_known.val();
-            self.vd_good.d.next = self.vd_ok.q.val();
+            self.vd_good.d.next = self.lengths.frame_ok.val();
         }
 
         // Control frames act once their length is validated.
-        self.act.valid.next = self.m1_ctrl_now.val() | (self.resolve_ctrl.val() & self.vd_ok.q.val());
+        self.act.valid.next = self.m1_ctrl_now.val() | (self.resolve_ctrl.val() & self.lengths.frame_ok.val());
         self.act.action.next = self.dispatch.out_action.val();
         self.act.meta.next = self.m1.val();
         if self.resolve_ctrl.val() {
@@ -501,10 +459,12 @@ impl<const IW: usize> Logic for IngressFront<IW> {
         if self.dispatch.out_valid.val() & (self.dispatch.out_action.val() == 0) {
             self.n_no_action.increment.next = true;
         }
-        if self.m1_is_data.val() & (!self.m1_length_ok.q.val()) {
+        if self.m1_is_data.val() & (!self.lengths.data_length_ok.val()) {
             self.n_bad_length.increment.next = true;
         }
-        if (self.m1_bad_now.val() | (self.resolve.val() & (!self.v_good.val()))) | (self.resolve_ctrl.val() & (!self.vd_ok.q.val())) {
+        if (self.m1_bad_now.val() | (self.resolve.val() & (!self.v_good.val())))
+            | (self.resolve_ctrl.val() & (!self.lengths.frame_ok.val()))
+        {
             self.n_frame_length.increment.next = true;
         }
 
@@ -601,9 +561,6 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self.hold_valid.d.next = false;
             self.hold_issued.d.next = false;
             self.hold_answered.d.next = false;
-            self.vd_pulse.d.next = false;
-            self.fl_bytes.d.next = 0.into();
-            self.fl_bad.d.next = false;
             self.out_forward.d.next = false;
         }
     }

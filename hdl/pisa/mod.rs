@@ -3,6 +3,7 @@
 
 pub mod deparser;
 pub mod dual_port_memory;
+pub mod frame_length_check;
 pub mod ingress_front;
 pub mod match_action;
 pub mod parser;

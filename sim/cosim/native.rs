@@ -178,6 +178,10 @@ native_dut!(nanotransport_hdl::pisa::waiting_queue::WaitingQueue<4>, clocked: tr
     inputs: [reset, id, push, write_state, remaining, received, write_limits, total, granted, pop_allowed],
     outputs: [reading, reading_id, loading, load_id, load_remaining, load_received, load_total, load_granted, level]);
 
+native_dut!(nanotransport_hdl::pisa::frame_length_check::FrameLengthCheck, clocked: true,
+    inputs: [reset, beat, first, last, tkeep, ip_total_len, msg_len, pkt_offset],
+    outputs: [verdict, frame_ok, data_length_ok]);
+
 native_dut!(SlotUpdate<4>, clocked: false,
     inputs: [word, slot, id_known, active, kind, event_id, bitmap, rtx_flag, credit_flag, credit, allow, raise_only, rtx_p1,
         install_meta, default_credit, timeout_threshold, rtx_first_expiry, probe_idle_timeout],

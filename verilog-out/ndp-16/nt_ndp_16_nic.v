@@ -3402,18 +3402,18 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     reg  [8:0] ans_ack_no$d;
     wire  [8:0] ans_ack_no$q;
     reg  ans_ack_no$clock;
-    reg  [15:0] fl_bytes$d;
-    wire  [15:0] fl_bytes$q;
-    reg  fl_bytes$clock;
-    reg  fl_bad$d;
-    wire  fl_bad$q;
-    reg  fl_bad$clock;
-    reg  vd_pulse$d;
-    wire  vd_pulse$q;
-    reg  vd_pulse$clock;
-    reg  vd_ok$d;
-    wire  vd_ok$q;
-    reg  vd_ok$clock;
+    reg  lengths$clock;
+    reg  lengths$reset;
+    reg  lengths$beat;
+    reg  lengths$first;
+    reg  lengths$last;
+    reg  [7:0] lengths$tkeep;
+    reg  [15:0] lengths$ip_total_len;
+    reg  [15:0] lengths$msg_len;
+    reg  [7:0] lengths$pkt_offset;
+    wire  lengths$verdict;
+    wire  lengths$frame_ok;
+    wire  lengths$data_length_ok;
     reg  out_forward$d;
     wire  out_forward$q;
     reg  out_forward$clock;
@@ -3453,15 +3453,8 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     reg  n_frame_length$reset;
     reg  n_frame_length$increment;
     wire  [31:0] n_frame_length$count;
-    reg  m1_length_ok$d;
-    wire  m1_length_ok$q;
-    reg  m1_length_ok$clock;
 
     // Local signals
-    reg  [15:0] beat_bytes;
-    reg  keep_contig;
-    reg  [15:0] cur_bytes;
-    reg  cur_bad;
     reg  m1_is_ctrl;
     reg  m1_wants_table;
     reg  m1_known;
@@ -3490,11 +3483,6 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     reg  pending_op;
     reg  rq_mark;
     reg  [151:0] m1;
-    reg  [23:0] p_start;
-    reg  [23:0] p_len;
-    reg  [23:0] p_rest;
-    reg  [23:0] p_expected;
-    reg  [23:0] p_carried;
     reg  m1_is_data;
     reg  m1_is_chop;
     reg  m1_request;
@@ -3670,25 +3658,19 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         .q(ans_ack_no$q),
         .clock(ans_ack_no$clock)
     );
-    nt_ndp_16_nic$front$fl_bytes fl_bytes(
-        .d(fl_bytes$d),
-        .q(fl_bytes$q),
-        .clock(fl_bytes$clock)
-    );
-    nt_ndp_16_nic$front$fl_bad fl_bad(
-        .d(fl_bad$d),
-        .q(fl_bad$q),
-        .clock(fl_bad$clock)
-    );
-    nt_ndp_16_nic$front$vd_pulse vd_pulse(
-        .d(vd_pulse$d),
-        .q(vd_pulse$q),
-        .clock(vd_pulse$clock)
-    );
-    nt_ndp_16_nic$front$vd_ok vd_ok(
-        .d(vd_ok$d),
-        .q(vd_ok$q),
-        .clock(vd_ok$clock)
+    nt_ndp_16_nic$front$lengths lengths(
+        .clock(lengths$clock),
+        .reset(lengths$reset),
+        .beat(lengths$beat),
+        .first(lengths$first),
+        .last(lengths$last),
+        .tkeep(lengths$tkeep),
+        .ip_total_len(lengths$ip_total_len),
+        .msg_len(lengths$msg_len),
+        .pkt_offset(lengths$pkt_offset),
+        .verdict(lengths$verdict),
+        .frame_ok(lengths$frame_ok),
+        .data_length_ok(lengths$data_length_ok)
     );
     nt_ndp_16_nic$front$out_forward out_forward(
         .d(out_forward$d),
@@ -3749,11 +3731,6 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         .increment(n_frame_length$increment),
         .count(n_frame_length$count)
     );
-    nt_ndp_16_nic$front$m1_length_ok m1_length_ok(
-        .d(m1_length_ok$d),
-        .q(m1_length_ok$q),
-        .clock(m1_length_ok$clock)
-    );
 
     // Update code
     always @(*) begin
@@ -3774,11 +3751,6 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         ans_new_pkt$clock = clock;
         ans_last$clock = clock;
         ans_ack_no$clock = clock;
-        fl_bytes$clock = clock;
-        fl_bad$clock = clock;
-        vd_pulse$clock = clock;
-        vd_ok$clock = clock;
-        m1_length_ok$clock = clock;
         hold_valid$d = hold_valid$q;
         hold_action$d = hold_action$q;
         hold_issued$d = hold_issued$q;
@@ -3796,11 +3768,6 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         ans_new_pkt$d = ans_new_pkt$q;
         ans_last$d = ans_last$q;
         ans_ack_no$d = ans_ack_no$q;
-        fl_bytes$d = fl_bytes$q;
-        fl_bad$d = fl_bad$q;
-        vd_pulse$d = vd_pulse$q;
-        vd_ok$d = vd_ok$q;
-        m1_length_ok$d = m1_length_ok$q;
         n_bad_length$clock = clock;
         n_chop$clock = clock;
         n_control$clock = clock;
@@ -3832,7 +3799,9 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         dispatch$clock = clock;
         payload$clock = clock;
         decisions$clock = clock;
+        lengths$clock = clock;
         parser$reset = reset;
+        lengths$reset = reset;
         dispatch$reset = reset;
         payload$reset = reset;
         decisions$reset = reset;
@@ -3849,77 +3818,35 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         dispatch$in_valid = parser_take & parser$m_axis_tfirst;
         dispatch$in_key = ((parser$hdr_flags) & 16'hffff);
         dispatch$in_meta = ((((((((((parser$hdr_src_ip) & 152'hffffffffffffffffffffffffffffffffffffff) | (((parser$hdr_src_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h20)) | (((parser$hdr_dst_context) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h30)) | (((parser$hdr_msg_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h40)) | (((parser$hdr_pkt_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h50)) | (((parser$hdr_pull_offset) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h58)) | (((parser$hdr_tx_msg_id) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((parser$hdr_ip_total_len) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h78)) | (((parser$hdr_flags) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h88)) | (((parser$hdr_grant_prio) & 152'hffffffffffffffffffffffffffffffffffffff) << 32'h90);
-        p_start = ((parser$hdr_pkt_offset) & 24'hffffff) << 32'ha;
-        p_len = ((parser$hdr_msg_len) & 24'hffffff);
-        p_rest = p_len - p_start;
-        p_expected = p_rest;
-        if (p_rest > 32'h400) begin
-            p_expected = 32'h400;
-        end
-        p_carried = ((parser$hdr_ip_total_len - 32'h32) & 24'hffffff);
-        m1_length_ok$d = (p_start >= p_len) | (p_carried == p_expected);
         dispatch$cfg_write_valid = 1'b0;
         dispatch$cfg_write_index = 32'h0;
         dispatch$cfg_write_enable = 1'b0;
         dispatch$cfg_write_key = 32'h0;
         dispatch$cfg_write_mask = 32'h0;
         dispatch$cfg_write_action = 32'h0;
-        beat_bytes = 32'h0;
-        if (parser$m_axis$tkeep[0]) begin
-            beat_bytes = (0 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[1]) begin
-            beat_bytes = (1 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[2]) begin
-            beat_bytes = (2 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[3]) begin
-            beat_bytes = (3 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[4]) begin
-            beat_bytes = (4 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[5]) begin
-            beat_bytes = (5 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[6]) begin
-            beat_bytes = (6 + 32'h1);
-        end
-        if (parser$m_axis$tkeep[7]) begin
-            beat_bytes = (7 + 32'h1);
-        end
-        keep_contig = (parser$m_axis$tkeep & (parser$m_axis$tkeep + 32'h1)) == 32'h0;
-        cur_bytes = fl_bytes$q;
-        cur_bad = fl_bad$q;
-        if (parser$m_axis_tfirst) begin
-            cur_bytes = 32'h0;
-            cur_bad = 1'b0;
-        end
-        if (parser_take) begin
-            if (cur_bytes < 32'hffe0) begin
-                fl_bytes$d = cur_bytes + 32'h8;
-            end
-            fl_bad$d = cur_bad | (parser$m_axis$tkeep != 32'hff);
-        end
-        vd_pulse$d = parser_take & parser$m_axis$tlast;
-        vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (parser$hdr_ip_total_len - 32'h32));
+        lengths$beat = parser_take;
+        lengths$first = parser$m_axis_tfirst;
+        lengths$last = parser$m_axis$tlast;
+        lengths$tkeep = parser$m_axis$tkeep;
+        lengths$ip_total_len = parser$hdr_ip_total_len;
+        lengths$msg_len = parser$hdr_msg_len;
+        lengths$pkt_offset = parser$hdr_pkt_offset;
         m1 = dispatch$out_meta;
         m1_is_data = dispatch$out_valid & (dispatch$out_action == 32'h1);
         m1_is_chop = dispatch$out_valid & (dispatch$out_action == 32'h2);
         m1_is_ctrl = dispatch$out_valid & (dispatch$out_action >= 32'h3);
-        m1_wants_table = (m1_is_data & m1_length_ok$q) | m1_is_chop;
-        m1_known = vd_pulse$q;
-        m1_bad_now = ((m1_wants_table | m1_is_ctrl) & m1_known) & (~vd_ok$q);
+        m1_wants_table = (m1_is_data & lengths$data_length_ok) | m1_is_chop;
+        m1_known = lengths$verdict;
+        m1_bad_now = ((m1_wants_table | m1_is_ctrl) & m1_known) & (~lengths$frame_ok);
         m1_enter = (m1_wants_table | (m1_is_ctrl & (~m1_known))) & (~m1_bad_now);
         m1_request = m1_enter & m1_wants_table;
-        m1_ctrl_now = (m1_is_ctrl & m1_known) & vd_ok$q;
+        m1_ctrl_now = (m1_is_ctrl & m1_known) & lengths$frame_ok;
         hold_is_data = hold_action$q == 32'h1;
-        vd_arrive = (hold_valid$q & (~vd_seen$q)) & vd_pulse$q;
+        vd_arrive = (hold_valid$q & (~vd_seen$q)) & lengths$verdict;
         v_known = vd_seen$q | vd_arrive;
         v_good = vd_good$q;
         if (~vd_seen$q) begin
-            v_good = vd_ok$q;
+            v_good = lengths$frame_ok;
         end
         resolve_ctrl = (hold_valid$q & (~hold_table$q)) & vd_arrive;
         resp_done = ((hold_valid$q & hold_issued$q) & (~hold_answered$q)) & resp$valid;
@@ -3964,7 +3891,7 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         req$pkt_offset = rq_meta[(32'h50)+:(8)];
         if (vd_arrive) begin
             vd_seen$d = 1'b1;
-            vd_good$d = vd_ok$q;
+            vd_good$d = lengths$frame_ok;
         end
         if (pending_op & req$ready) begin
             hold_issued$d = 1'b1;
@@ -3998,9 +3925,9 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
             hold_mark_op$d = 1'b0;
             hold_answered$d = 1'b0;
             vd_seen$d = m1_known;
-            vd_good$d = vd_ok$q;
+            vd_good$d = lengths$frame_ok;
         end
-        act$valid = m1_ctrl_now | (resolve_ctrl & vd_ok$q);
+        act$valid = m1_ctrl_now | (resolve_ctrl & lengths$frame_ok);
         act$action = dispatch$out_action;
         act$meta = m1;
         if (resolve_ctrl) begin
@@ -4019,10 +3946,10 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         if (dispatch$out_valid & (dispatch$out_action == 32'h0)) begin
             n_no_action$increment = 1'b1;
         end
-        if (m1_is_data & (~m1_length_ok$q)) begin
+        if (m1_is_data & (~lengths$data_length_ok)) begin
             n_bad_length$increment = 1'b1;
         end
-        if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~vd_ok$q))) begin
+        if ((m1_bad_now | (resolve & (~v_good))) | (resolve_ctrl & (~lengths$frame_ok))) begin
             n_frame_length$increment = 1'b1;
         end
         d_is_data = resp_done & hold_is_data;
@@ -4102,9 +4029,6 @@ module nt_ndp_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
             hold_answered$d = 1'b0;
-            vd_pulse$d = 1'b0;
-            fl_bytes$d = 32'h0;
-            fl_bad$d = 1'b0;
             out_forward$d = 1'b0;
         end
     end
@@ -4892,44 +4816,6 @@ module nt_ndp_16_nic$front$dispatch$s1_valid(d,q,clock);
 endmodule // nt_ndp_16_nic$front$dispatch$s1_valid
 
 
-module nt_ndp_16_nic$front$fl_bad(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$front$fl_bad
-
-
-module nt_ndp_16_nic$front$fl_bytes(d,q,clock);
-
-    // Module arguments
-    input wire  [15:0] d;
-    output reg  [15:0] q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 16'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$front$fl_bytes
-
-
 module nt_ndp_16_nic$front$hold_action(d,q,clock);
 
     // Module arguments
@@ -5101,7 +4987,152 @@ module nt_ndp_16_nic$front$hold_valid(d,q,clock);
 endmodule // nt_ndp_16_nic$front$hold_valid
 
 
-module nt_ndp_16_nic$front$m1_length_ok(d,q,clock);
+module nt_ndp_16_nic$front$lengths(clock,reset,beat,first,last,tkeep,ip_total_len,msg_len,pkt_offset,verdict,frame_ok,data_length_ok);
+
+    // Module arguments
+    input wire  clock;
+    input wire  reset;
+    input wire  beat;
+    input wire  first;
+    input wire  last;
+    input wire  [7:0] tkeep;
+    input wire  [15:0] ip_total_len;
+    input wire  [15:0] msg_len;
+    input wire  [7:0] pkt_offset;
+    output reg  verdict;
+    output reg  frame_ok;
+    output reg  data_length_ok;
+
+    // Stub signals
+    reg  [15:0] fl_bytes$d;
+    wire  [15:0] fl_bytes$q;
+    reg  fl_bytes$clock;
+    reg  fl_bad$d;
+    wire  fl_bad$q;
+    reg  fl_bad$clock;
+    reg  vd_pulse$d;
+    wire  vd_pulse$q;
+    reg  vd_pulse$clock;
+    reg  vd_ok$d;
+    wire  vd_ok$q;
+    reg  vd_ok$clock;
+    reg  length_ok$d;
+    wire  length_ok$q;
+    reg  length_ok$clock;
+
+    // Local signals
+    reg  [15:0] beat_bytes;
+    reg  keep_contig;
+    reg  [15:0] cur_bytes;
+    reg  cur_bad;
+    reg  [23:0] p_start;
+    reg  [23:0] p_len;
+    reg  [23:0] p_rest;
+    reg  [23:0] p_expected;
+    reg  [23:0] p_carried;
+
+    // Sub module instances
+    nt_ndp_16_nic$front$lengths$fl_bytes fl_bytes(
+        .d(fl_bytes$d),
+        .q(fl_bytes$q),
+        .clock(fl_bytes$clock)
+    );
+    nt_ndp_16_nic$front$lengths$fl_bad fl_bad(
+        .d(fl_bad$d),
+        .q(fl_bad$q),
+        .clock(fl_bad$clock)
+    );
+    nt_ndp_16_nic$front$lengths$vd_pulse vd_pulse(
+        .d(vd_pulse$d),
+        .q(vd_pulse$q),
+        .clock(vd_pulse$clock)
+    );
+    nt_ndp_16_nic$front$lengths$vd_ok vd_ok(
+        .d(vd_ok$d),
+        .q(vd_ok$q),
+        .clock(vd_ok$clock)
+    );
+    nt_ndp_16_nic$front$lengths$length_ok length_ok(
+        .d(length_ok$d),
+        .q(length_ok$q),
+        .clock(length_ok$clock)
+    );
+
+    // Update code
+    always @(*) begin
+        fl_bytes$clock = clock;
+        fl_bad$clock = clock;
+        vd_pulse$clock = clock;
+        vd_ok$clock = clock;
+        length_ok$clock = clock;
+        fl_bytes$d = fl_bytes$q;
+        fl_bad$d = fl_bad$q;
+        vd_pulse$d = vd_pulse$q;
+        vd_ok$d = vd_ok$q;
+        length_ok$d = length_ok$q;
+        p_start = ((pkt_offset) & 24'hffffff) << 32'ha;
+        p_len = ((msg_len) & 24'hffffff);
+        p_rest = p_len - p_start;
+        p_expected = p_rest;
+        if (p_rest > 32'h400) begin
+            p_expected = 32'h400;
+        end
+        p_carried = ((ip_total_len - 32'h32) & 24'hffffff);
+        length_ok$d = (p_start >= p_len) | (p_carried == p_expected);
+        beat_bytes = 32'h0;
+        if (tkeep[0]) begin
+            beat_bytes = (0 + 32'h1);
+        end
+        if (tkeep[1]) begin
+            beat_bytes = (1 + 32'h1);
+        end
+        if (tkeep[2]) begin
+            beat_bytes = (2 + 32'h1);
+        end
+        if (tkeep[3]) begin
+            beat_bytes = (3 + 32'h1);
+        end
+        if (tkeep[4]) begin
+            beat_bytes = (4 + 32'h1);
+        end
+        if (tkeep[5]) begin
+            beat_bytes = (5 + 32'h1);
+        end
+        if (tkeep[6]) begin
+            beat_bytes = (6 + 32'h1);
+        end
+        if (tkeep[7]) begin
+            beat_bytes = (7 + 32'h1);
+        end
+        keep_contig = (tkeep & (tkeep + 32'h1)) == 32'h0;
+        cur_bytes = fl_bytes$q;
+        cur_bad = fl_bad$q;
+        if (first) begin
+            cur_bytes = 32'h0;
+            cur_bad = 1'b0;
+        end
+        if (beat) begin
+            if (cur_bytes < 32'hffe0) begin
+                fl_bytes$d = cur_bytes + 32'h8;
+            end
+            fl_bad$d = cur_bad | (tkeep != 32'hff);
+        end
+        vd_pulse$d = beat & last;
+        vd_ok$d = ((~cur_bad) & keep_contig) & ((cur_bytes + beat_bytes) == (ip_total_len - 32'h32));
+        verdict = vd_pulse$q;
+        frame_ok = vd_ok$q;
+        data_length_ok = length_ok$q;
+        if (reset) begin
+            vd_pulse$d = 1'b0;
+            fl_bytes$d = 32'h0;
+            fl_bad$d = 1'b0;
+        end
+    end
+
+endmodule // nt_ndp_16_nic$front$lengths
+
+
+module nt_ndp_16_nic$front$lengths$fl_bad(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -5117,7 +5148,83 @@ module nt_ndp_16_nic$front$m1_length_ok(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_ndp_16_nic$front$m1_length_ok
+endmodule // nt_ndp_16_nic$front$lengths$fl_bad
+
+
+module nt_ndp_16_nic$front$lengths$fl_bytes(d,q,clock);
+
+    // Module arguments
+    input wire  [15:0] d;
+    output reg  [15:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 16'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$lengths$fl_bytes
+
+
+module nt_ndp_16_nic$front$lengths$length_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$lengths$length_ok
+
+
+module nt_ndp_16_nic$front$lengths$vd_ok(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$lengths$vd_ok
+
+
+module nt_ndp_16_nic$front$lengths$vd_pulse(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_ndp_16_nic$front$lengths$vd_pulse
 
 
 module nt_ndp_16_nic$front$n_bad_length(clock,reset,increment,count);
@@ -6833,44 +6940,6 @@ module nt_ndp_16_nic$front$vd_good(d,q,clock);
     end
 
 endmodule // nt_ndp_16_nic$front$vd_good
-
-
-module nt_ndp_16_nic$front$vd_ok(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$front$vd_ok
-
-
-module nt_ndp_16_nic$front$vd_pulse(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_ndp_16_nic$front$vd_pulse
 
 
 module nt_ndp_16_nic$front$vd_seen(d,q,clock);

@@ -185,6 +185,23 @@ fn waiting_queue() {
     pass::<WaitingQueue<4>>("nt_blocks_16_waiting_queue", stimulus, CYCLES, 57);
 }
 
+/// Frames of a few beats (a last beat now and then, mostly full beats) and IPv4 lengths near
+/// what such frames carry, so that both verdicts occur; header fields near the DATA rule's edges.
+#[test]
+fn frame_length_check() {
+    use nanotransport_hdl::pisa::frame_length_check::FrameLengthCheck;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("beat", Drive::Bernoulli(0.8))
+        .drive("first", Drive::Bernoulli(0.2))
+        .drive("last", Drive::Bernoulli(0.2))
+        .drive("tkeep", Drive::Range(0xFD, 0xFF))
+        .drive("ip_total_len", Drive::Range(50, 90))
+        .drive("msg_len", Drive::Range(0, 3000))
+        .drive("pkt_offset", Drive::Range(0, 3));
+    pass::<FrameLengthCheck>("nt_blocks_16_frame_length_check", stimulus, CYCLES, 58);
+}
+
 /// Sparse bitmaps so that some packets are eligible and some are not.
 #[test]
 fn packet_choice() {

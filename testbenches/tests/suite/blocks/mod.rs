@@ -48,6 +48,7 @@ mod nic {
     mod timer;
 }
 mod pisa {
+    mod frame_length_check;
     mod waiting_queue;
 }
 mod switch {

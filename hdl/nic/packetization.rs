@@ -144,10 +144,11 @@
 //! every 3 cycles from a single message (the slots in S1 and S2 are skipped). The same at every N (the
 //! round-robin find-first-set grows with log N in depth).
 //!
-//! Logic depth (Yosys, the block alone): 9 levels at 16 messages, 10 at 128 (28 and 31 with one
-//! stage for S1 and S2). S1's longest path runs from the slot word through an event's ID compare
-//! and Algorithm 4's abandon test to its counter; S2's from the credit through the eligibility,
-//! the 64-bit find-first-set and the cleared bit to the word written back.
+//! Logic depth (Yosys, the block alone, its sub-blocks synthesised as separate modules): 10
+//! levels at 16 and at 128 messages (28 and 31 with one stage for S1 and S2). S1's longest path
+//! runs from the per-slot `id_known` flag through the slot's ID and an event's ID compare to a
+//! counter; S2's from the credit through the eligibility, the 64-bit find-first-set and the
+//! cleared bit to the word written back.
 //!
 //! # Reset
 //! One cycle of `reset`: every slot inactive, queues empty, counters zero (IDs kept).

@@ -34,7 +34,7 @@
 //! * A block derives `Default` when every field has one; otherwise it derives [`Blank`] and its
 //!   constructors name only the fields that differ (`Self { k: Constant::new(…), ..Self::blank() }`).
 
-pub use nanotransport_hdl_derive::Blank;
+pub use nanotransport_hdl_derive::{status_counters, Blank};
 
 pub mod common;
 pub mod configs;

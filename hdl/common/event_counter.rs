@@ -9,6 +9,22 @@
 //!   free list) are of this kind: a 16-bit count wraps too soon to be read as a difference, and
 //!   a stuck all-ones value says "at least this many" instead of a small wrong number.
 //!
+//! A block names its counters once, at the head of its `update`, with `#[status_counters]` above
+//! `#[hdl_gen]` (from `nanotransport-hdl-derive`):
+//! ```ignore
+//! #[status_counters]
+//! #[hdl_gen]
+//! fn update(&mut self) {
+//!     status_counters!(self, clock, reset, n_data, n_drops);
+//!     …
+//!     if self.drop.val() {
+//!         self.n_drops.increment.next = true;
+//!     }
+//! }
+//! ```
+//! which clocks each counter, resets it with the block and leaves `increment` low unless the
+//! block raises it later in the body.
+//!
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|

@@ -40,7 +40,7 @@
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Free list of `N = 2^IW` IDs.
@@ -75,12 +75,11 @@ impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {
 }
 
 impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_use, pending);
-        clock!(self, clock, double_frees);
-        self.double_frees.reset.next = self.reset.val();
-        self.double_frees.increment.next = false;
+        status_counters!(self, clock, reset, double_frees);
         self.occupied.next = self.in_use.q.val() | self.pending.q.val();
         self.lowest_free.bitmap.next = !self.occupied.val();
         self.alloc_valid.next = self.lowest_free.found.val();

@@ -70,3 +70,44 @@ fn blank_value(ty: &Type) -> proc_macro2::TokenStream {
 fn last_segment_is(path: &syn::TypePath, name: &str) -> bool {
     path.path.segments.last().is_some_and(|segment| segment.ident == name)
 }
+
+/// `#[status_counters]`, placed above `#[hdl_gen]` on a block's `update`: expands every
+/// statement `status_counters!(self, clock, reset, a, b, …);` at the top level of the body into
+/// what rust-hdl's generator understands: `clock!(self, clock, a, b, …);` and, for each counter,
+/// `self.a.reset.next = self.reset.val(); self.a.increment.next = false;` — the counter is
+/// clocked, reset with the block and counts only where the block raises `increment` later in the
+/// body. (The generator accepts no macro of its own beyond `dff_setup!` and `clock!`, so the
+/// expansion happens before it sees the body.)
+#[proc_macro_attribute]
+pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut function = parse_macro_input!(item as syn::ImplItemFn);
+    let mut statements = Vec::with_capacity(function.block.stmts.len());
+    for statement in std::mem::take(&mut function.block.stmts) {
+        let syn::Stmt::Macro(invocation) = &statement else {
+            statements.push(statement);
+            continue;
+        };
+        if !invocation.mac.path.is_ident("status_counters") {
+            statements.push(statement);
+            continue;
+        }
+        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
+        let arguments = match invocation.mac.parse_body_with(parser) {
+            Ok(arguments) => arguments.into_iter().collect::<Vec<_>>(),
+            Err(error) => return error.to_compile_error().into(),
+        };
+        let [me, clock, reset, counters @ ..] = arguments.as_slice() else {
+            return syn::Error::new_spanned(&invocation.mac, "status_counters!(self, clock, reset, counter, …)").to_compile_error().into();
+        };
+        if counters.is_empty() {
+            return syn::Error::new_spanned(&invocation.mac, "status_counters! names at least one counter").to_compile_error().into();
+        }
+        statements.push(syn::parse_quote! { clock!(#me, #clock, #(#counters),*); });
+        for counter in counters {
+            statements.push(syn::parse_quote! { #me.#counter.reset.next = #me.#reset.val(); });
+            statements.push(syn::parse_quote! { #me.#counter.increment.next = false; });
+        }
+    }
+    function.block.stmts = statements;
+    quote! { #function }.into()
+}

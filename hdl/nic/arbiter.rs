@@ -34,6 +34,7 @@
 
 use crate::common::bundles::{NicPacketSink, NicPacketSource};
 use crate::common::event_counter::SaturatingCounter;
+use crate::status_counters;
 use rust_hdl::prelude::*;
 
 /// Control/data arbiter with a bounded control burst.
@@ -63,14 +64,11 @@ pub struct Arbiter {
 }
 
 impl Logic for Arbiter {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_packet, from_data, ctrl_run, burst_used);
-        clock!(self, clock, cnt_ctrl, cnt_data);
-        self.cnt_ctrl.reset.next = self.reset.val();
-        self.cnt_ctrl.increment.next = false;
-        self.cnt_data.reset.next = self.reset.val();
-        self.cnt_data.increment.next = false;
+        status_counters!(self, clock, reset, cnt_ctrl, cnt_data);
         self.limit.next = self.ctrl_burst_limit.val();
         if self.ctrl_burst_limit.val() == 0 {
             self.limit.next = 1.into();

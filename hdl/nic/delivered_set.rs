@@ -62,7 +62,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::common::key_hash::KeyHash;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Entries per bucket.
@@ -238,6 +238,7 @@ impl<const SB: usize> Default for DeliveredSet<SB> {
 }
 
 impl<const SB: usize> Logic for DeliveredSet<SB> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -259,9 +260,7 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             scrub_ptr,
             since_scrub
         );
-        clock!(self, clock, c_full_wait);
-        self.c_full_wait.reset.next = self.reset.val();
-        self.c_full_wait.increment.next = false;
+        status_counters!(self, clock, reset, c_full_wait);
         for i in 0..8 {
             self.way0[i].read_clock.next = self.clock.val();
             self.way0[i].write_clock.next = self.clock.val();

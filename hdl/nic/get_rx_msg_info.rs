@@ -116,7 +116,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::nic::rx_buffer_classes::RxBufferClasses;
 pub use crate::nic::rx_buffer_classes::{class_base_pages, rx_classes_for};
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -416,6 +416,7 @@ impl<const N: usize, const IW: usize, const BB: usize> GetRxMsgInfo<N, IW, BB> {
 }
 
 impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N, IW, BB> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -486,9 +487,10 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             o_sched_slot,
             o_sched_gen
         );
-        clock!(
+        status_counters!(
             self,
             clock,
+            reset,
             c_bad_offset,
             c_bucket_full,
             c_duplicate,
@@ -500,26 +502,6 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             c_too_long,
             c_zero_len
         );
-        self.c_bad_offset.reset.next = self.reset.val();
-        self.c_bad_offset.increment.next = false;
-        self.c_bucket_full.reset.next = self.reset.val();
-        self.c_bucket_full.increment.next = false;
-        self.c_duplicate.reset.next = self.reset.val();
-        self.c_duplicate.increment.next = false;
-        self.c_fallback.reset.next = self.reset.val();
-        self.c_fallback.increment.next = false;
-        self.c_len_mismatch.reset.next = self.reset.val();
-        self.c_len_mismatch.increment.next = false;
-        self.c_no_buffer.reset.next = self.reset.val();
-        self.c_no_buffer.increment.next = false;
-        self.c_no_id.reset.next = self.reset.val();
-        self.c_no_id.increment.next = false;
-        self.c_recent.reset.next = self.reset.val();
-        self.c_recent.increment.next = false;
-        self.c_too_long.reset.next = self.reset.val();
-        self.c_too_long.increment.next = false;
-        self.c_zero_len.reset.next = self.reset.val();
-        self.c_zero_len.increment.next = false;
         clock!(self, clock, ids, buffers, delivered);
         self.delivered.reset.next = self.reset.val();
         self.counters.full_wait_count.next = self.delivered.full_wait_count.val();

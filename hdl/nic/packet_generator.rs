@@ -60,7 +60,7 @@ use crate::common::bundles::{CtrlPktEventSink, NicPacketSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
@@ -158,6 +158,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Default for PacketGenerat
 }
 
 impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator<N, IW, QA> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -181,19 +182,7 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             out_valid,
             out_desc
         );
-        clock!(self, clock, coalesced, drops, merges, pulls_sent, replaced, sent);
-        self.coalesced.reset.next = self.reset.val();
-        self.coalesced.increment.next = false;
-        self.drops.reset.next = self.reset.val();
-        self.drops.increment.next = false;
-        self.merges.reset.next = self.reset.val();
-        self.merges.increment.next = false;
-        self.pulls_sent.reset.next = self.reset.val();
-        self.pulls_sent.increment.next = false;
-        self.replaced.reset.next = self.reset.val();
-        self.replaced.increment.next = false;
-        self.sent.reset.next = self.reset.val();
-        self.sent.increment.next = false;
+        status_counters!(self, clock, reset, coalesced, drops, merges, pulls_sent, replaced, sent);
         clock!(self, clock, immediate);
         self.immediate.reset.next = self.reset.val();
         self.gen_credit_event_port.read_clock.next = self.clock.val();

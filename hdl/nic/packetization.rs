@@ -160,7 +160,7 @@ use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::packet_choice::PacketChoice;
 use crate::nic::slot_update::SlotUpdate;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Width of one `slot_ram` word.
@@ -359,6 +359,7 @@ impl<const N: usize, const IW: usize> Default for Packetization<N, IW> {
 }
 
 impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -399,9 +400,10 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             q1,
             q2
         );
-        clock!(
+        status_counters!(
             self,
             clock,
+            reset,
             cnt_abandoned,
             cnt_ack_beyond,
             cnt_credit_beyond,
@@ -413,17 +415,6 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             cnt_stale_to,
             cnt_write_busy
         );
-        self.cnt_abandoned.reset.next = self.reset.val();
-        self.cnt_ack_beyond.reset.next = self.reset.val();
-        self.cnt_credit_beyond.reset.next = self.reset.val();
-        self.cnt_delivered.reset.next = self.reset.val();
-        self.cnt_overflow.reset.next = self.reset.val();
-        self.cnt_overflow.increment.next = false;
-        self.cnt_rtx_beyond.reset.next = self.reset.val();
-        self.cnt_stale_ctx.reset.next = self.reset.val();
-        self.cnt_stale_dlv.reset.next = self.reset.val();
-        self.cnt_stale_to.reset.next = self.reset.val();
-        self.cnt_write_busy.reset.next = self.reset.val();
         clock!(self, clock, dlv_q, ctx_q);
         self.slot_ram.read_clock.next = self.clock.val();
         self.slot_ram.write_clock.next = self.clock.val();

@@ -109,7 +109,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::message_read_out::MessageReadOut;
 use crate::nic::timer::Timer;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
@@ -290,6 +290,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Reassemb
 }
 
 impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for Reassembly<N, IW, BB, PW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -340,21 +341,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             fifo_usable,
             fifo_wrote
         );
-        clock!(self, clock, c_bad_length, c_bad_offset, c_delivered, c_duplicate, c_gc, c_stale, c_stale_timeout);
-        self.c_bad_length.reset.next = self.reset.val();
-        self.c_bad_length.increment.next = false;
-        self.c_bad_offset.reset.next = self.reset.val();
-        self.c_bad_offset.increment.next = false;
-        self.c_delivered.reset.next = self.reset.val();
-        self.c_delivered.increment.next = false;
-        self.c_duplicate.reset.next = self.reset.val();
-        self.c_duplicate.increment.next = false;
-        self.c_gc.reset.next = self.reset.val();
-        self.c_gc.increment.next = false;
-        self.c_stale.reset.next = self.reset.val();
-        self.c_stale.increment.next = false;
-        self.c_stale_timeout.reset.next = self.reset.val();
-        self.c_stale_timeout.increment.next = false;
+        status_counters!(self, clock, reset, c_bad_length, c_bad_offset, c_delivered, c_duplicate, c_gc, c_stale, c_stale_timeout);
         clock!(self, clock, msg_table, timer, read_out);
         self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();

@@ -116,7 +116,7 @@ use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packet_read_out::PacketReadOut;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
@@ -417,6 +417,7 @@ pub fn tx_classes_for(messages: usize) -> Vec<TxSizeClass> {
 }
 
 impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, PW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -448,13 +449,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             cool_due,
             cool_steady
         );
-        clock!(self, clock, cnt_double_free, cnt_framing, cnt_rejected);
-        self.cnt_double_free.reset.next = self.reset.val();
-        self.cnt_double_free.increment.next = false;
-        self.cnt_framing.reset.next = self.reset.val();
-        self.cnt_framing.increment.next = false;
-        self.cnt_rejected.reset.next = self.reset.val();
-        self.cnt_rejected.increment.next = false;
+        status_counters!(self, clock, reset, cnt_double_free, cnt_framing, cnt_rejected);
         clock!(self, clock, core, timer, comp_q, cool_q, read_out);
         self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();

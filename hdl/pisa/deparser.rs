@@ -46,7 +46,7 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Blank)]
@@ -142,6 +142,7 @@ impl Deparser {
 }
 
 impl Logic for Deparser {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -157,11 +158,7 @@ impl Logic for Deparser {
             frame_ended,
             frame_bytes
         );
-        clock!(self, clock, frames, mismatches);
-        self.frames.reset.next = self.reset.val();
-        self.frames.increment.next = false;
-        self.mismatches.reset.next = self.reset.val();
-        self.mismatches.increment.next = false;
+        status_counters!(self, clock, reset, frames, mismatches);
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).

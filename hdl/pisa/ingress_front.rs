@@ -96,7 +96,7 @@ use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::frame_length_check::FrameLengthCheck;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Blank)]
@@ -228,6 +228,7 @@ impl<const IW: usize> IngressFront<IW> {
 }
 
 impl<const IW: usize> Logic for IngressFront<IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -251,25 +252,20 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             ans_last,
             ans_ack_no
         );
-        clock!(self, clock, n_bad_length, n_chop, n_control, n_data, n_duplicate, n_forwarded, n_frame_length, n_no_action, n_rx_fail);
-        self.n_bad_length.reset.next = self.reset.val();
-        self.n_bad_length.increment.next = false;
-        self.n_chop.reset.next = self.reset.val();
-        self.n_chop.increment.next = false;
-        self.n_control.reset.next = self.reset.val();
-        self.n_control.increment.next = false;
-        self.n_data.reset.next = self.reset.val();
-        self.n_data.increment.next = false;
-        self.n_duplicate.reset.next = self.reset.val();
-        self.n_duplicate.increment.next = false;
-        self.n_forwarded.reset.next = self.reset.val();
-        self.n_forwarded.increment.next = false;
-        self.n_frame_length.reset.next = self.reset.val();
-        self.n_frame_length.increment.next = false;
-        self.n_no_action.reset.next = self.reset.val();
-        self.n_no_action.increment.next = false;
-        self.n_rx_fail.reset.next = self.reset.val();
-        self.n_rx_fail.increment.next = false;
+        status_counters!(
+            self,
+            clock,
+            reset,
+            n_bad_length,
+            n_chop,
+            n_control,
+            n_data,
+            n_duplicate,
+            n_forwarded,
+            n_frame_length,
+            n_no_action,
+            n_rx_fail
+        );
         clock!(self, clock, parser, dispatch, payload, decisions, lengths);
         self.parser.reset.next = self.reset.val();
         self.lengths.reset.next = self.reset.val();

@@ -44,7 +44,7 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Blank)]
@@ -144,22 +144,11 @@ impl Parser {
 }
 
 impl Logic for Parser {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending);
-        clock!(self, clock, bad_checksums, bad_flagss, frames, not_ipv4s, too_shorts, wrong_protocols);
-        self.bad_checksums.reset.next = self.reset.val();
-        self.bad_checksums.increment.next = false;
-        self.bad_flagss.reset.next = self.reset.val();
-        self.bad_flagss.increment.next = false;
-        self.frames.reset.next = self.reset.val();
-        self.frames.increment.next = false;
-        self.not_ipv4s.reset.next = self.reset.val();
-        self.not_ipv4s.increment.next = false;
-        self.too_shorts.reset.next = self.reset.val();
-        self.too_shorts.increment.next = false;
-        self.wrong_protocols.reset.next = self.reset.val();
-        self.wrong_protocols.increment.next = false;
+        status_counters!(self, clock, reset, bad_checksums, bad_flagss, frames, not_ipv4s, too_shorts, wrong_protocols);
         self.in_payload.next = self.in_beat.q.val() == 8;
         self.header_beat.next = !self.in_payload.val();
         self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis.tready.val();

@@ -94,7 +94,7 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
 use crate::pisa::waiting_queue::WaitingQueue;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 pub const OP_ARRIVE: u64 = 1;
@@ -343,6 +343,7 @@ impl<const N: usize, const IW: usize> Default for PriorityScheduler<N, IW> {
 }
 
 impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -368,21 +369,7 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             s1_res_received,
             s1_res_total
         );
-        clock!(self, clock, close_arrivals, fifo_enters, grants, inserts, removes, skipped, unknown_removes);
-        self.close_arrivals.reset.next = self.reset.val();
-        self.close_arrivals.increment.next = false;
-        self.fifo_enters.reset.next = self.reset.val();
-        self.fifo_enters.increment.next = false;
-        self.grants.reset.next = self.reset.val();
-        self.grants.increment.next = false;
-        self.inserts.reset.next = self.reset.val();
-        self.inserts.increment.next = false;
-        self.removes.reset.next = self.reset.val();
-        self.removes.increment.next = false;
-        self.skipped.reset.next = self.reset.val();
-        self.skipped.increment.next = false;
-        self.unknown_removes.reset.next = self.reset.val();
-        self.unknown_removes.increment.next = false;
+        status_counters!(self, clock, reset, close_arrivals, fifo_enters, grants, inserts, removes, skipped, unknown_removes);
         for i in 0..16 {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_id[i].clock.next = self.clock.val();

@@ -91,7 +91,7 @@
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::bolt_header::Q_SIZE_MAX;
 use crate::switch::supply_unit::{SupplyMode, SupplyUnit};
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
@@ -315,6 +315,7 @@ impl<const P: usize, const PW: usize> BoltIngress<P, PW> {
 }
 
 impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -357,19 +358,7 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             s3_token,
             s3_wrote
         );
-        clock!(self, clock, bad_ports, not_bolts, pru_grants, pru_tokens, srcs, supply_grants);
-        self.bad_ports.reset.next = self.reset.val();
-        self.bad_ports.increment.next = false;
-        self.not_bolts.reset.next = self.reset.val();
-        self.not_bolts.increment.next = false;
-        self.pru_grants.reset.next = self.reset.val();
-        self.pru_grants.increment.next = false;
-        self.pru_tokens.reset.next = self.reset.val();
-        self.pru_tokens.increment.next = false;
-        self.srcs.reset.next = self.reset.val();
-        self.srcs.increment.next = false;
-        self.supply_grants.reset.next = self.reset.val();
-        self.supply_grants.increment.next = false;
+        status_counters!(self, clock, reset, bad_ports, not_bolts, pru_grants, pru_tokens, srcs, supply_grants);
         self.last_arrival_mem.read_clock.next = self.clock.val();
         self.last_arrival_mem.write_clock.next = self.clock.val();
         self.port_cfg_mem.read_clock.next = self.clock.val();

@@ -71,7 +71,7 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
 use crate::switch::bolt_ingress::{BoltIngress, BoltParams};
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[derive(LogicBlock, Blank)]
@@ -282,6 +282,7 @@ impl<const P: usize, const PW: usize> BoltStream<P, PW> {
 }
 
 impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -303,19 +304,7 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             head_shown,
             cycle_count
         );
-        clock!(self, clock, length_mismatches, not_ipv4s, srcs_dropped, srcs_sent, too_shorts, wrong_protocols);
-        self.length_mismatches.reset.next = self.reset.val();
-        self.length_mismatches.increment.next = false;
-        self.not_ipv4s.reset.next = self.reset.val();
-        self.not_ipv4s.increment.next = false;
-        self.srcs_dropped.reset.next = self.reset.val();
-        self.srcs_dropped.increment.next = false;
-        self.srcs_sent.reset.next = self.reset.val();
-        self.srcs_sent.increment.next = false;
-        self.too_shorts.reset.next = self.reset.val();
-        self.too_shorts.increment.next = false;
-        self.wrong_protocols.reset.next = self.reset.val();
-        self.wrong_protocols.increment.next = false;
+        status_counters!(self, clock, reset, length_mismatches, not_ipv4s, srcs_dropped, srcs_sent, too_shorts, wrong_protocols);
         clock!(self, clock, core, data_fifo, decision_fifo);
         self.core.reset.next = self.reset.val();
         self.data_fifo.reset.next = self.reset.val();

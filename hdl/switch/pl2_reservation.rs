@@ -84,7 +84,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::timeslot_counters::TimeslotCounters;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// What a frame is to the reservation block (`in_kind`).
@@ -218,6 +218,7 @@ impl<const P: usize, const PW: usize> Pl2Reservation<P, PW> {
 }
 
 impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -248,23 +249,7 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
             s3_send_timeslot,
             s3_recv_timeslot
         );
-        clock!(self, clock, bad_demands, bad_ports, clamped, datas, refused, rsvs, saturations, underflows);
-        self.bad_demands.reset.next = self.reset.val();
-        self.bad_demands.increment.next = false;
-        self.bad_ports.reset.next = self.reset.val();
-        self.bad_ports.increment.next = false;
-        self.clamped.reset.next = self.reset.val();
-        self.clamped.increment.next = false;
-        self.datas.reset.next = self.reset.val();
-        self.datas.increment.next = false;
-        self.refused.reset.next = self.reset.val();
-        self.refused.increment.next = false;
-        self.rsvs.reset.next = self.reset.val();
-        self.rsvs.increment.next = false;
-        self.saturations.reset.next = self.reset.val();
-        self.saturations.increment.next = false;
-        self.underflows.reset.next = self.reset.val();
-        self.underflows.increment.next = false;
+        status_counters!(self, clock, reset, bad_demands, bad_ports, clamped, datas, refused, rsvs, saturations, underflows);
         self.out_reservation.clock.next = self.clock.val();
         self.out_reservation.reset.next = self.reset.val();
         self.in_reservation.clock.next = self.clock.val();

@@ -97,7 +97,7 @@ use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::protocols::homa::egress::HomaEgress;
-use crate::Blank;
+use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`homa_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -234,6 +234,7 @@ impl<const N: usize, const IW: usize> HomaIngress<N, IW> {
 }
 
 impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -273,13 +274,7 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             dg_slot,
             levels
         );
-        clock!(self, clock, n_ack, n_grant, n_nack);
-        self.n_ack.reset.next = self.reset.val();
-        self.n_ack.increment.next = false;
-        self.n_grant.reset.next = self.reset.val();
-        self.n_grant.increment.next = false;
-        self.n_nack.reset.next = self.reset.val();
-        self.n_nack.increment.next = false;
+        status_counters!(self, clock, reset, n_ack, n_grant, n_nack);
         clock!(self, clock, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();

@@ -73,6 +73,7 @@ use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
+use crate::status_counters;
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -139,12 +140,11 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
 }
 
 impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
+    #[status_counters]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta);
-        clock!(self, clock, n_offset_range);
-        self.n_offset_range.reset.next = self.reset.val();
-        self.n_offset_range.increment.next = false;
+        status_counters!(self, clock, reset, n_offset_range);
         clock!(self, clock, credit);
         self.credit.reset.next = self.reset.val();
 

@@ -25,7 +25,8 @@
 //!   ([`nic::register_map`]); a block exposes its counters as ports and the shell wires them into
 //!   the status bank.
 //! * Every stateful block has a synchronous reset; every drop, fail and stale event has its own
-//!   counter output.
+//!   counter output, a [`common::event_counter`] named once with `status_counters!` under
+//!   [`status_counters`](macro@status_counters).
 //! * Credit and OnesUntil(k) are exclusive (bits 0 … k−1), as in the authors' prototype
 //!   ([`common::ones_until`], [`nic::packetization`]); priority 0 is the highest.
 //! * Generic parameters: the count first, then the widths that follow from it — `<N, IW, …>`

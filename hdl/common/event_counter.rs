@@ -16,7 +16,7 @@
 //! #[hdl_gen]
 //! fn update(&mut self) {
 //!     status_counters!(self, clock, reset, n_data, n_drops);
-//!     …
+//!     // …
 //!     if self.drop.val() {
 //!         self.n_drops.increment.next = true;
 //!     }

@@ -656,11 +656,12 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         // halves) and on an update (`remaining, received` only).
         self.waiting.pop_allowed.next = self.free_below[16].val();
         self.waiting.id.next = self.op_id.val();
-        self.waiting.push.next = self.push.val();
-        self.waiting.write_state.next = self.to_fifo.val() | self.upd_wait.val();
+        // No write in reset (gated here, where it merges with the logic that decides the write).
+        self.waiting.push.next = self.push.val() & (!self.reset.val());
+        self.waiting.write_state.next = (self.to_fifo.val() | self.upd_wait.val()) & (!self.reset.val());
         self.waiting.remaining.next = self.op_remaining.val();
         self.waiting.received.next = self.op_received.val();
-        self.waiting.write_limits.next = self.to_fifo.val();
+        self.waiting.write_limits.next = self.to_fifo.val() & (!self.reset.val());
         self.waiting.total.next = self.op_total.val();
         self.waiting.granted.next = self.op_granted.val();
         self.p2_queued.d.next = self.queued_b.val().get_bit(self.waiting.reading_id.val().index());

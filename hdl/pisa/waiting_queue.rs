@@ -12,7 +12,7 @@
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
-//! | `clock`, `reset` | in | 1 | synchronous reset: empty, no pop under way (the RAMs' contents are kept) |
+//! | `clock`, `reset` | in | 1 | synchronous reset: empty, no pop under way (the RAMs' contents are kept; the writes below are not blocked by `reset`: the scheduler holds them low, so that the gate sits in its own logic, not one LUT level after it) |
 //! | `id` | in | IW | the message of this cycle's writes |
 //! | `push` | in | 1 | append `id` to the FIFO |
 //! | `write_state`, `remaining`, `received` | in | 1, 8, 8 | store the message's `remaining, received` |
@@ -161,9 +161,6 @@ impl<const IW: usize> Logic for WaitingQueue<IW> {
             self.p2_valid.d.next = false;
             self.fw_rr_valid.d.next = false;
             self.fw_tg_valid.d.next = false;
-            self.fifo_ids.write_enable.next = false;
-            self.wait_rr.write_enable.next = false;
-            self.wait_tg.write_enable.next = false;
         }
     }
 }

@@ -247,9 +247,6 @@ module nt_blocks_16_waiting_queue(clock,reset,id,push,write_state,remaining,rece
             p2_valid$d = 1'b0;
             fw_rr_valid$d = 1'b0;
             fw_tg_valid$d = 1'b0;
-            fifo_ids$write_enable = 1'b0;
-            wait_rr$write_enable = 1'b0;
-            wait_tg$write_enable = 1'b0;
         end
     end
 

@@ -26537,11 +26537,11 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         end
         waiting$pop_allowed = free_below$16;
         waiting$id = op_id;
-        waiting$push = push;
-        waiting$write_state = to_fifo | upd_wait;
+        waiting$push = push & (~reset);
+        waiting$write_state = (to_fifo | upd_wait) & (~reset);
         waiting$remaining = op_remaining;
         waiting$received = op_received;
-        waiting$write_limits = to_fifo;
+        waiting$write_limits = to_fifo & (~reset);
         waiting$total = op_total;
         waiting$granted = op_granted;
         p2_queued$d = queued_b[waiting$reading_id];
@@ -36232,9 +36232,6 @@ module nt_homa_16_nic$ingress$scheduler$waiting(clock,reset,id,push,write_state,
             p2_valid$d = 1'b0;
             fw_rr_valid$d = 1'b0;
             fw_tg_valid$d = 1'b0;
-            fifo_ids$write_enable = 1'b0;
-            wait_rr$write_enable = 1'b0;
-            wait_tg$write_enable = 1'b0;
         end
     end
 

@@ -1,4 +1,4 @@
-//! `#[derive(Blank)]` for rust-hdl blocks.
+//! `#[derive(Blank)]` and `#[status_counters]` for rust-hdl blocks.
 //!
 //! rust-hdl's `Constant` has no `Default` (its value must be chosen), so a block holding one
 //! cannot derive `Default`, and its constructor would have to name every port, register and

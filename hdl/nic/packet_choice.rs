@@ -22,16 +22,15 @@
 //!
 //! # Latency and depth
 //! Combinational. Its longest path, from the credit through the eligibility and the 64-bit
-//! find-first-set to the cleared bit, is the core's S2 path (Yosys: the packetization core's
-//! rustdoc gives its depth).
+//! find-first-set to the cleared bit, is the core's S2 path; the core's rustdoc gives the depth
+//! of the two together (there is no separate figure for this block).
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::ones_until::OnesUntil;
-use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// The next packet of one message.
-#[derive(LogicBlock, Blank)]
+#[derive(LogicBlock, Default)]
 pub struct PacketChoice {
     pub choose: Signal<In, Bit>,
     pub delivered: Signal<In, Bits<64>>,
@@ -54,12 +53,6 @@ pub struct PacketChoice {
     credit_mask: Signal<Local, Bits<64>>,
     eligible: Signal<Local, Bits<64>>,
     sent_bit: Signal<Local, Bits<64>>,
-}
-
-impl Default for PacketChoice {
-    fn default() -> Self {
-        Self::blank()
-    }
 }
 
 impl Logic for PacketChoice {

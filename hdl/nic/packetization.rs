@@ -45,8 +45,8 @@
 //!      here (registered)
 //! ```
 //! The two sub-blocks are combinational and hold what one operation does to one slot's word:
-//! [`SlotUpdate`] (S1) and [`PacketChoice`] (S2), each with its own unit, reference-model and
-//! lockstep tests. This block keeps what concerns several slots: the arbitration, the hazards
+//! [`SlotUpdate`] (S1) and [`PacketChoice`] (S2), with a reference-model test of the two on one
+//! slot, directed cases of the choice and a lockstep test each. This block keeps what concerns several slots: the arbitration, the hazards
 //! and forwarding between operations, the per-slot flags, the round robin and the queues.
 //! Operations are applied one at a time in the order they win S0, each seeing every earlier one,
 //! so there is no same-cycle order to define. The word of the slot in S1 is written back only at
@@ -163,8 +163,7 @@ use crate::nic::slot_update::SlotUpdate;
 use crate::{status_counters, Blank};
 use rust_hdl::prelude::*;
 
-/// Width of one `slot_ram` word.
-pub const SLOT_WORD_BITS: usize = 337;
+pub use crate::nic::slot_update::SLOT_WORD_BITS;
 
 /// Packetization core for `N = 2^IW` messages.
 #[derive(LogicBlock, Blank)]

@@ -14,14 +14,14 @@
 //! current one (`{generation, slot}`, generation 0 for a word never written); otherwise it
 //! changes nothing and raises its `stale_*` output. An install applies only to an inactive slot
 //! (`write_busy` otherwise). A completion or an abandonment frees the slot: inactive, `txBitmap`
-//! and `rtxPending` cleared, the ID advanced by N (the next generation).
+//! and `rtxPending` cleared, the ID advanced by 2^IW (the next generation).
 //!
 //! # Ports
 //! | port | dir | width | meaning |
 //! |---|---|---|---|
 //! | `word` | in | 337 | the slot's word as read |
 //! | `slot`, `id_known`, `active` | in | IW, 1, 1 | the slot's index, whether its word was ever written, whether it holds a message |
-//! | `kind` | in | 3 | 0 none (a packet choice only), 1 DeliveredEvent, 2 CreditTxEvent, 3 TimeoutEvent, 4 install |
+//! | `kind` | in | 3 | 0 no operation (the stage is empty, or holds a packet choice only), 1 DeliveredEvent, 2 CreditTxEvent, 3 TimeoutEvent, 4 install; the core's S1 kind is 0 whenever S1 is empty, so the block needs no separate valid |
 //! | `event_id`, `bitmap` | in | 16, 64 | an event's tx_msg_id; `ackBitmap` (1) or `rtxBitmap` (2) |
 //! | `rtx_flag`, `credit_flag`, `credit`, `allow`, `raise_only` | in | 1, 1, 16, 1, 1 | a CreditTxEvent's fields; `credit_flag`/`credit` are also an install's optional credit |
 //! | `rtx_p1` | in | 8 | a timeout's `maxTxPktOffset + 1` as of scheduling |
@@ -34,13 +34,16 @@
 //! | `stale_delivered`, `stale_credit`, `stale_timeout`, `write_busy`, `ack_beyond`, `rtx_beyond`, `credit_beyond` | out | 1 each | the core's counter events |
 //!
 //! # Latency and depth
-//! Combinational. Its longest path runs from the word through an event's ID compare and
-//! Algorithm 4's abandon test to the freed word.
+//! Combinational. In the core its longest path runs from the per-slot `id_known` flag through
+//! the slot's ID and an event's ID compare to a counter event (the core's rustdoc gives the
+//! depth).
 
 use crate::common::ones_until::OnesUntil;
-use crate::nic::packetization::SLOT_WORD_BITS;
 use crate::Blank;
 use rust_hdl::prelude::*;
+
+/// Width of a slot word (the packetization core's `slot_ram` word).
+pub const SLOT_WORD_BITS: usize = 337;
 
 /// One operation on the word of a slot of `IW` bits.
 #[derive(LogicBlock, Blank)]

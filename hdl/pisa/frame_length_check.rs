@@ -22,11 +22,10 @@
 //! # Latency and throughput
 //! One beat per cycle; both results one cycle after the beat they judge.
 
-use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// The frame and DATA length checks of a 64-bit payload stream.
-#[derive(LogicBlock, Blank)]
+#[derive(LogicBlock, Default)]
 pub struct FrameLengthCheck {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -55,12 +54,6 @@ pub struct FrameLengthCheck {
     p_rest: Signal<Local, Bits<24>>,
     p_expected: Signal<Local, Bits<24>>,
     p_carried: Signal<Local, Bits<24>>,
-}
-
-impl Default for FrameLengthCheck {
-    fn default() -> Self {
-        Self::blank()
-    }
 }
 
 impl Logic for FrameLengthCheck {

@@ -58,14 +58,15 @@
 //! it was ever scheduled): the fully-granted mark of a slot is cleared only by REMOVE.
 //!
 //! # FIFO
-//! The sub-block [`WaitingQueue`]: a RAM of ids (depth 2^IW), and the waiting messages' state in
-//! two RAMs indexed by id (`remaining, received` and `total, granted`). The scheduler keeps the
-//! per-id bits `queued` (waiting) and `in_fifo` (has a record). An unknown message re-inserted while its slot's old record is still in the
-//! FIFO reuses that record (so there is at most one record per id and the FIFO never
-//! overflows; such a message takes the old record's place in the order). A pop starts when the
-//! FIFO is not empty, an entry is free (registered state) and no pop is under way: cycle a
-//! reads the head id, cycle a+1 reads the waiting state (an ARRIVE of that message in cycle
-//! a+1 is forwarded past the RAM), cycle a+2 loads it (step 1). One pop per 3 cycles.
+//! The sub-block [`WaitingQueue`]: a RAM of ids (depth 2^IW), and the waiting messages' state
+//! in two RAMs indexed by id (`remaining, received` and `total, granted`). The scheduler keeps
+//! the per-id bits `queued` (waiting) and `in_fifo` (has a record). An unknown message
+//! re-inserted while its slot's old record is still in the FIFO reuses that record (so there is
+//! at most one record per id and the FIFO never overflows; such a message takes the old
+//! record's place in the order). A pop starts when the FIFO is not empty, an entry is free
+//! (registered state) and no pop is under way: cycle a reads the head id, cycle a+1 reads the
+//! waiting state (an ARRIVE of that message in cycle a+1 is forwarded past the RAM), cycle a+2
+//! loads it (step 1). One pop per 3 cycles.
 //!
 //! # Latency and throughput
 //! One op per cycle, every cycle, any mix of ids; one decision per 3 cycles (a close ARRIVE

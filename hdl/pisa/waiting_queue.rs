@@ -5,8 +5,9 @@
 //! waiting and whether it has a record here.
 //!
 //! # State
-//! A RAM of ids (depth 2^IW: at most one record per id, so it never overflows) with its head,
-//! tail and level; two RAMs indexed by id with each waiting message's `remaining, received` and
+//! A RAM of ids (depth 2^IW) with its head, tail and level: it never overflows as long as the
+//! caller pushes an id only while the id has no record here (the scheduler's `in_fifo` bit);
+//! more than 2^IW records would overwrite the oldest; two RAMs indexed by id with each waiting message's `remaining, received` and
 //! `total, granted`.
 //!
 //! # Ports
@@ -30,11 +31,10 @@
 //! state write every cycle. A write to the message being read in a+1 reaches a+2 through
 //! forwarding registers, as the RAMs read before they write.
 
-use crate::Blank;
 use rust_hdl::prelude::*;
 
 /// The waiting messages of a scheduler of `2^IW` ids.
-#[derive(LogicBlock, Blank)]
+#[derive(LogicBlock, Default)]
 pub struct WaitingQueue<const IW: usize> {
     pub clock: Signal<In, Clock>,
     pub reset: Signal<In, Bit>,
@@ -76,12 +76,6 @@ pub struct WaitingQueue<const IW: usize> {
     p1_id: Signal<Local, Bits<IW>>,
     ld_rr: Signal<Local, Bits<16>>,
     ld_tg: Signal<Local, Bits<16>>,
-}
-
-impl<const IW: usize> Default for WaitingQueue<IW> {
-    fn default() -> Self {
-        Self::blank()
-    }
 }
 
 impl<const IW: usize> Logic for WaitingQueue<IW> {

@@ -4,8 +4,7 @@
 //! (`reference/packetization.rs`) used on that one slot.
 
 use nanotransport_hdl::nic::packet_choice::PacketChoice;
-use nanotransport_hdl::nic::packetization::SLOT_WORD_BITS;
-use nanotransport_hdl::nic::slot_update::SlotUpdate;
+use nanotransport_hdl::nic::slot_update::{SlotUpdate, SLOT_WORD_BITS};
 use nanotransport_reference::packetization::{Completion, CoreCounters, CreditTx, NewMessage, OpEffects, PacketizationModel};
 use rand::{Rng, SeedableRng};
 use rust_hdl::prelude::*;
@@ -103,11 +102,25 @@ impl Slot {
         (installed, effects)
     }
 
+    /// Whether the slot has a packet to send: the choice with `choose` low, as the core asks it
+    /// after every operation that sends nothing; the word is not changed.
+    fn sendable(&mut self) -> bool {
+        let word = self.word;
+        let (sent, more) = self.choose_if(false);
+        assert_eq!(sent, None, "nothing is sent without `choose`");
+        assert_eq!(self.word, word, "the word is unchanged without `choose`");
+        more
+    }
+
     /// The packet choice on the slot's word: `(offset, is_new, is_rtx)` of the packet sent, and
     /// whether the slot still has a packet to send after it.
     fn choose(&mut self) -> (Option<(u8, bool, bool)>, bool) {
+        self.choose_if(self.active)
+    }
+
+    fn choose_if(&mut self, choose: bool) -> (Option<(u8, bool, bool)>, bool) {
         let c = &mut self.choice;
-        c.choose.next = self.active;
+        c.choose.next = choose;
         c.delivered.next = self.word.get_bits::<64>(0);
         c.tx.next = self.word.get_bits::<64>(64);
         c.rtx.next = self.word.get_bits::<64>(128);
@@ -222,6 +235,7 @@ fn one_slot_agrees_with_the_reference_model() {
             }
             assert_eq!(slot.counters, model.counters(), "run {run} step {step}: counters");
             assert_eq!(slot.active, model.active()[SLOT as usize], "run {run} step {step}: active");
+            assert_eq!(slot.sendable(), model.clone().next_packet().is_some(), "run {run} step {step}: sendable");
         }
         println!("run {run}: {packets} packets, counters {:?}", slot.counters);
     }

@@ -79,7 +79,9 @@ fn data_lengths() {
     assert!(!check(5000, 0, 50 + 1023));
     assert!(check(2500, 2, 50 + 452));
     assert!(!check(2500, 2, 50 + 453));
+    // Beyond the message: any length passes here.
     assert!(check(2500, 3, 50 + 7));
+    assert!(check(2500, 3, 50 + 1024));
     assert!(check(1, 0, 51));
     assert!(!check(1, 0, 52));
     // A 64 KiB − 1 message's last packet.

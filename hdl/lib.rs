@@ -34,8 +34,12 @@
 //!   `GetRxMsgInfo<N, IW, BB>`.
 //! * A block derives `Default` when every field has one; otherwise it derives [`Blank`] and its
 //!   constructors name only the fields that differ (`Self { k: Constant::new(…), ..Self::blank() }`).
+//! * A block's struct lists its ports, bundles, sub-blocks, constants and counters; its plain
+//!   registers and local signals are declared compactly above it, as Verilog declares `reg` and
+//!   `wire`: `#[registers(valid, last: Bit; key: Bits<64>)]` and `#[locals(hit: Bit; sum: Bits<17>)]`
+//!   ([`registers`], [`locals`]; a doc comment before a group documents its fields).
 
-pub use nanotransport_hdl_derive::{status_counters, Blank};
+pub use nanotransport_hdl_derive::{locals, registers, status_counters, Blank};
 
 pub mod common;
 pub mod configs;

@@ -40,10 +40,20 @@
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Free list of `N = 2^IW` IDs.
+#[registers(
+    in_use: Bits<N>;
+    /// The ID taken in the previous cycle (one-hot, zero when none), not yet in `in_use`.
+    pending: Bits<N>;
+)]
+#[locals(
+    /// The IDs held now: `in_use` and the pending one.
+    occupied: Bits<N>;
+    freeing_ok: Bit;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct FreeList<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -56,15 +66,9 @@ pub struct FreeList<const N: usize, const IW: usize> {
     pub empty: Signal<Out, Bit>,
     pub full: Signal<Out, Bit>,
     pub double_free_count: Signal<Out, Bits<16>>,
-    in_use: DFF<Bits<N>>,
-    /// The ID taken in the previous cycle (one-hot, zero when none), not yet in `in_use`.
-    pending: DFF<Bits<N>>,
     double_frees: SaturatingCounter<16>,
     lowest_free: FindFirstSet<N, IW>,
     freed: OneHot<N, IW>,
-    /// The IDs held now: `in_use` and the pending one.
-    occupied: Signal<Local, Bits<N>>,
-    freeing_ok: Signal<Local, Bit>,
 }
 
 impl<const N: usize, const IW: usize> Default for FreeList<N, IW> {

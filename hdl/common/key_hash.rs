@@ -22,7 +22,7 @@
 //! Combinational: 0 cycles, one key per cycle; each bucket bit is a parity of about 32 key bits
 //! (two LUT6 levels).
 
-use crate::Blank;
+use crate::{locals, Blank};
 use rust_hdl::prelude::*;
 
 /// Widest bucket number (`3 ≤ B ≤ 16`).
@@ -61,6 +61,9 @@ pub fn hash1(key: u64, bits: usize) -> u64 {
 }
 
 /// Both bucket hashes of a key for tables of `2^B` buckets per way.
+#[locals(
+    acc0, acc1: Bits<B>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct KeyHash<const B: usize> {
     pub key: Signal<In, Bits<64>>,
@@ -70,8 +73,6 @@ pub struct KeyHash<const B: usize> {
     masks1: [Constant<Bits<64>>; MAX_HASH_BITS],
     /// `1 << j` for the bits of the hash, 0 beyond `B`.
     bit_of: [Constant<Bits<B>>; MAX_HASH_BITS],
-    acc0: Signal<Local, Bits<B>>,
-    acc1: Signal<Local, Bits<B>>,
 }
 
 impl<const B: usize> Default for KeyHash<B> {

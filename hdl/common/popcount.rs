@@ -10,10 +10,13 @@
 //! Combinational: latency 0 cycles, one count per cycle. A six-level adder tree on bit fields
 //! (pairs, nibbles, bytes, …) — the classic SWAR popcount — so the depth is log2(W) adders.
 
-use crate::Blank;
+use crate::{locals, Blank};
 use rust_hdl::prelude::*;
 
 /// Popcount of a `W`-bit bitmap (`W <= 64`) into a `CW`-bit count (`2^CW > W`).
+#[locals(
+    sum_pairs, sum_nibbles, sum_bytes, sum_halfwords, sum_words, sum_dwords: Bits<W>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Popcount<const W: usize, const CW: usize> {
     pub bitmap: Signal<In, Bits<W>>,
@@ -24,12 +27,6 @@ pub struct Popcount<const W: usize, const CW: usize> {
     mask_halfwords: Constant<Bits<W>>,
     mask_words: Constant<Bits<W>>,
     mask_dwords: Constant<Bits<W>>,
-    sum_pairs: Signal<Local, Bits<W>>,
-    sum_nibbles: Signal<Local, Bits<W>>,
-    sum_bytes: Signal<Local, Bits<W>>,
-    sum_halfwords: Signal<Local, Bits<W>>,
-    sum_words: Signal<Local, Bits<W>>,
-    sum_dwords: Signal<Local, Bits<W>>,
 }
 
 fn truncated<const W: usize>(pattern: u64) -> Constant<Bits<W>> {

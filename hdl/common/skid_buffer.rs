@@ -24,9 +24,15 @@
 //! repeated. Yosys xcup (`W` = 64): 65 flip-flops, 131 LUTs (the output and capture
 //! multiplexers), one LUT level.
 
+use crate::registers;
 use rust_hdl::prelude::*;
 
 /// Skid buffer over a `W`-bit beat.
+#[registers(
+    /// A refused beat is kept.
+    full: Bit;
+    kept: Bits<W>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct SkidBuffer<const W: usize> {
     pub clock: Signal<In, Clock>,
@@ -37,9 +43,6 @@ pub struct SkidBuffer<const W: usize> {
     pub m_valid: Signal<Out, Bit>,
     pub m_ready: Signal<In, Bit>,
     pub m_data: Signal<Out, Bits<W>>,
-    /// A refused beat is kept.
-    full: DFF<Bit>,
-    kept: DFF<Bits<W>>,
 }
 
 impl<const W: usize> Logic for SkidBuffer<W> {

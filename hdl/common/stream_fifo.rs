@@ -15,9 +15,19 @@
 //! An entry pushed in cycle t can be at the head from cycle t + 2 (the RAM reads before it
 //! writes, so the entry is read one edge after it is written). One push and one pop per cycle.
 
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    write_ptr, read_ptr: Bits<AW>;
+    stored, readable: Bits<16>;
+    pushed_last_cycle: Bit;
+    /// `readable != 0`, registered: `head_valid` comes straight from a flip-flop.
+    nonempty: Bit;
+)]
+#[locals(
+    do_push, do_pop: Bit;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct StreamFifo<D: Synth, const AW: usize> {
     pub clock: Signal<In, Clock>,
@@ -29,16 +39,7 @@ pub struct StreamFifo<D: Synth, const AW: usize> {
     pub head_data: Signal<Out, D>,
     pub level: Signal<Out, Bits<16>>,
     storage: RAM<D, AW>,
-    write_ptr: DFF<Bits<AW>>,
-    read_ptr: DFF<Bits<AW>>,
-    stored: DFF<Bits<16>>,
-    readable: DFF<Bits<16>>,
-    pushed_last_cycle: DFF<Bit>,
-    /// `readable != 0`, registered: `head_valid` comes straight from a flip-flop.
-    nonempty: DFF<Bit>,
     depth: Constant<Bits<16>>,
-    do_push: Signal<Local, Bit>,
-    do_pop: Signal<Local, Bit>,
 }
 
 impl<D: Synth, const AW: usize> Default for StreamFifo<D, AW> {

@@ -1,4 +1,4 @@
-//! `#[derive(Blank)]` and `#[status_counters]` for rust-hdl blocks.
+//! `#[derive(Blank)]`, `#[status_counters]`, `#[registers]` and `#[locals]` for rust-hdl blocks.
 //!
 //! rust-hdl's `Constant` has no `Default` (its value must be chosen), so a block holding one
 //! cannot derive `Default`, and its constructor would have to name every port, register and
@@ -19,6 +19,7 @@
 
 use proc_macro::TokenStream;
 use quote::quote;
+use syn::parse::Parser;
 use syn::{parse_macro_input, Data, DeriveInput, Fields, Type};
 
 /// An inherent `blank()`: every field at its default, every `Constant` and
@@ -110,4 +111,67 @@ pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     function.block.stmts = statements;
     quote! { #function }.into()
+}
+
+/// One group of a `#[locals(…)]` or `#[registers(…)]` list: `a, b, c: Type`, after any doc
+/// comment, which documents every field of the group.
+struct FieldGroup {
+    docs: Vec<syn::Attribute>,
+    names: Vec<syn::Ident>,
+    ty: Type,
+}
+
+impl syn::parse::Parse for FieldGroup {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let docs = input.call(syn::Attribute::parse_outer)?;
+        let mut names = vec![input.parse::<syn::Ident>()?];
+        while input.peek(syn::Token![,]) {
+            input.parse::<syn::Token![,]>()?;
+            names.push(input.parse()?);
+        }
+        input.parse::<syn::Token![:]>()?;
+        Ok(Self { docs, names, ty: input.parse()? })
+    }
+}
+
+/// Appends one private field per listed name to a block's struct, each of type `wrap<Type>`.
+fn append_fields(attr: TokenStream, item: TokenStream, wrap: impl Fn(&Type) -> Type) -> TokenStream {
+    let parser = syn::punctuated::Punctuated::<FieldGroup, syn::Token![;]>::parse_terminated;
+    let groups = match parser.parse(attr) {
+        Ok(groups) => groups,
+        Err(error) => return error.to_compile_error().into(),
+    };
+    let mut block = parse_macro_input!(item as DeriveInput);
+    let Data::Struct(data) = &mut block.data else {
+        return syn::Error::new_spanned(&block.ident, "fields are appended to a struct only").to_compile_error().into();
+    };
+    let Fields::Named(fields) = &mut data.fields else {
+        return syn::Error::new_spanned(&block.ident, "fields are appended to a struct with named fields only").to_compile_error().into();
+    };
+    for group in &groups {
+        let (ty, docs) = (wrap(&group.ty), &group.docs);
+        for name in &group.names {
+            fields.named.push(syn::Field::parse_named.parse2(quote! { #(#docs)* #name: #ty }).expect("a named field"));
+        }
+    }
+    quote! { #block }.into()
+}
+
+/// Declares a block's local signals compactly, as Verilog declares wires: the attribute
+/// `#[locals(a, b: Bit; sum: Bits<17>)]` above `#[derive(LogicBlock, …)]` appends the fields
+/// `a: Signal<Local, Bit>, b: Signal<Local, Bit>, sum: Signal<Local, Bits<17>>` to the struct, in
+/// the order listed, after the fields written out. A doc comment before a group documents each of
+/// its fields.
+#[proc_macro_attribute]
+pub fn locals(attr: TokenStream, item: TokenStream) -> TokenStream {
+    append_fields(attr, item, |ty| syn::parse_quote! { Signal<Local, #ty> })
+}
+
+/// Declares a block's plain registers compactly: `#[registers(valid, last: Bit; key: Bits<64>)]`
+/// appends `valid: DFF<Bit>, last: DFF<Bit>, key: DFF<Bits<64>>` to the struct, in the order listed,
+/// after the fields written out (and before those of a `#[locals]` below it). A doc comment before
+/// a group documents each of its fields.
+#[proc_macro_attribute]
+pub fn registers(attr: TokenStream, item: TokenStream) -> TokenStream {
+    append_fields(attr, item, |ty| syn::parse_quote! { DFF<#ty> })
 }

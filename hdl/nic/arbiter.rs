@@ -34,10 +34,21 @@
 
 use crate::common::bundles::{NicPacketSink, NicPacketSource};
 use crate::common::event_counter::SaturatingCounter;
-use crate::status_counters;
+use crate::{locals, registers, status_counters};
 use rust_hdl::prelude::*;
 
 /// Control/data arbiter with a bounded control burst.
+#[registers(
+    in_packet, from_data: Bit;
+    ctrl_run: Bits<8>;
+    /// `ctrl_run >= limit`, registered with `ctrl_run` (a changed limit counts from the next
+    /// cycle), so the grant is not a comparison deep.
+    burst_used: Bit;
+)]
+#[locals(
+    ctrl_run_next, limit: Bits<8>;
+    pick_data, use_data, beat: Bit;
+)]
 #[derive(LogicBlock, Default)]
 pub struct Arbiter {
     pub clock: Signal<In, Clock>,
@@ -48,19 +59,8 @@ pub struct Arbiter {
     pub s_axis_ctrl: NicPacketSink,
     pub s_axis_data: NicPacketSink,
     pub m_axis: NicPacketSource,
-    in_packet: DFF<Bit>,
-    from_data: DFF<Bit>,
-    ctrl_run: DFF<Bits<8>>,
-    /// `ctrl_run >= limit`, registered with `ctrl_run` (a changed limit counts from the next
-    /// cycle), so the grant is not a comparison deep.
-    burst_used: DFF<Bit>,
-    ctrl_run_next: Signal<Local, Bits<8>>,
     cnt_ctrl: SaturatingCounter<16>,
     cnt_data: SaturatingCounter<16>,
-    limit: Signal<Local, Bits<8>>,
-    pick_data: Signal<Local, Bit>,
-    use_data: Signal<Local, Bit>,
-    beat: Signal<Local, Bit>,
 }
 
 impl Logic for Arbiter {

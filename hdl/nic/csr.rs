@@ -70,7 +70,7 @@
 //! read multiplexers are binary trees of constant slices (one address bit per level).
 
 use crate::common::bundles::AxiLiteTarget;
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Configuration registers.
@@ -100,6 +100,27 @@ pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
 }
 
 /// AXI4-Lite register file (see the module documentation for the address map and timing).
+#[registers(
+    aw_held, w_held, b_valid, r_valid: Bit;
+    aw_addr: Bits<12>;
+    w_data, r_data, errors: Bits<32>;
+    w_strb: Bits<4>;
+    b_resp, r_resp: Bits<2>;
+)]
+#[locals(
+    // Write path.
+    b_free, aw_take, w_take, have_aw, have_w, write_go, wr_ok, wr_err: Bit;
+    wr_addr: Bits<12>;
+    wr_data, lane0, lane1, lane2, lane3, wr_mask: Bits<32>;
+    wr_strb, wr_index: Bits<4>;
+    // Read path.
+    ar_take, rd_cfg_hit, rd_status_hit, rd_cfg_implemented, rd_err: Bit;
+    rd_cfg_index: Bits<4>;
+    rd_cfg_256: Bits<256>;
+    rd_cfg_128: Bits<128>;
+    rd_cfg_64: Bits<64>;
+    rd_cfg_value, err_inc: Bits<32>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct AxiLiteCsr {
     pub clock: Signal<In, Clock>,
@@ -116,49 +137,8 @@ pub struct AxiLiteCsr {
     pub error_count: Signal<Out, Bits<32>>,
     // Registers.
     cfg_regs: DFFWithInit<Bits<512>>,
-    aw_held: DFF<Bit>,
-    aw_addr: DFF<Bits<12>>,
-    w_held: DFF<Bit>,
-    w_data: DFF<Bits<32>>,
-    w_strb: DFF<Bits<4>>,
-    b_valid: DFF<Bit>,
-    b_resp: DFF<Bits<2>>,
-    r_valid: DFF<Bit>,
-    r_data: DFF<Bits<32>>,
-    r_resp: DFF<Bits<2>>,
-    errors: DFF<Bits<32>>,
     defaults: Constant<Bits<512>>,
     byte_ones: Constant<Bits<32>>,
-    // Write path.
-    b_free: Signal<Local, Bit>,
-    aw_take: Signal<Local, Bit>,
-    w_take: Signal<Local, Bit>,
-    have_aw: Signal<Local, Bit>,
-    have_w: Signal<Local, Bit>,
-    write_go: Signal<Local, Bit>,
-    wr_addr: Signal<Local, Bits<12>>,
-    wr_data: Signal<Local, Bits<32>>,
-    wr_strb: Signal<Local, Bits<4>>,
-    wr_ok: Signal<Local, Bit>,
-    wr_err: Signal<Local, Bit>,
-    lane0: Signal<Local, Bits<32>>,
-    lane1: Signal<Local, Bits<32>>,
-    lane2: Signal<Local, Bits<32>>,
-    lane3: Signal<Local, Bits<32>>,
-    wr_mask: Signal<Local, Bits<32>>,
-    wr_index: Signal<Local, Bits<4>>,
-    // Read path.
-    ar_take: Signal<Local, Bit>,
-    rd_cfg_hit: Signal<Local, Bit>,
-    rd_status_hit: Signal<Local, Bit>,
-    rd_cfg_implemented: Signal<Local, Bit>,
-    rd_cfg_index: Signal<Local, Bits<4>>,
-    rd_cfg_256: Signal<Local, Bits<256>>,
-    rd_cfg_128: Signal<Local, Bits<128>>,
-    rd_cfg_64: Signal<Local, Bits<64>>,
-    rd_cfg_value: Signal<Local, Bits<32>>,
-    rd_err: Signal<Local, Bit>,
-    err_inc: Signal<Local, Bits<32>>,
 }
 
 impl AxiLiteCsr {

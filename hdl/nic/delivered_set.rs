@@ -62,7 +62,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::common::key_hash::KeyHash;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Entries per bucket.
@@ -110,6 +110,51 @@ pub fn delivered_set_parameter_error(sb: usize, horizon: u64) -> Result<(), Stri
 }
 
 /// The delivered-message set with `2^SB` buckets per way.
+#[registers(
+    init_done: Bit;
+    init_ptr: Bits<SB>;
+    epoch: Bits<5>;
+    /// Bit `e` set when an entry written in epoch `e` is alive now, `(epoch − e) mod 32 ≤ 16`:
+    /// rotated by one at every epoch boundary, so the test is one bit select, no subtraction.
+    alive_epochs: Bits<32>;
+    epoch_cycle: Bits<32>;
+    /// The key of the last lookup or insert and its buckets.
+    s_key: Bits<64>;
+    s_h0, s_h1: Bits<SB>;
+    /// An insert whose buckets were read last cycle: decide and write now.
+    ins_decide: Bit;
+    /// An insert that found its buckets full, waiting for the next epoch.
+    ins_wait: Bit;
+    /// The decision this cycle is a waiting insert's re-read (already counted).
+    ins_retry: Bit;
+    /// The scrubber read bucket `scrub_ptr` last cycle: clear its dead entries now.
+    scrub_decide: Bit;
+    scrub_bucket, scrub_ptr: Bits<SB>;
+    /// Cycles since the scrubber last read (saturating at 3).
+    since_scrub: Bits<2>;
+)]
+#[locals(
+    tick, is_ready, lookup_go, insert_go, reread, port_free, do_scrub_read: Bit;
+    read_bucket0, read_bucket1: Bits<SB>;
+    /// Per position: alive (bits 0–7 way 0, 8–15 way 1).
+    alive: Bits<16>;
+    /// Per position: valid but dead (to be scrubbed).
+    dead: Bits<16>;
+    /// Per position: holds the key of `s_key` and is alive.
+    key_hits: Bits<16>;
+    alive0, alive1: Bits<4>;
+    /// The counting network over both ways at once (bit 2k: pair k; bit 4k: quad k; bit 8w: way w):
+    /// the sum and carry of each pair, the three bits of each quad's count, then each byte's
+    /// count bits and the carries between them.
+    pair_sum: Bits<16>;
+    pair_carry, quad_b0, quad_b1, quad_b2, byte_c0, byte_c1, byte_b0, byte_b1, byte_b2, byte_b3: Bits<16>;
+    use_way1: Bit;
+    /// Free positions of each way, and the first one of each (one-hot).
+    free0: Bits<8>;
+    free1, first_free0, first_free1: Bits<8>;
+    place: Bit;
+    new_entry: Bits<70>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct DeliveredSet<const SB: usize> {
     pub clock: Signal<In, Clock>,
@@ -133,70 +178,7 @@ pub struct DeliveredSet<const SB: usize> {
     m_pairs: Constant<Bits<16>>,
     m_quads: Constant<Bits<16>>,
     m_bytes: Constant<Bits<16>>,
-    init_done: DFF<Bit>,
-    init_ptr: DFF<Bits<SB>>,
-    epoch: DFF<Bits<5>>,
-    /// Bit `e` set when an entry written in epoch `e` is alive now, `(epoch − e) mod 32 ≤ 16`:
-    /// rotated by one at every epoch boundary, so the test is one bit select, no subtraction.
-    alive_epochs: DFF<Bits<32>>,
-    epoch_cycle: DFF<Bits<32>>,
-    /// The key of the last lookup or insert and its buckets.
-    s_key: DFF<Bits<64>>,
-    s_h0: DFF<Bits<SB>>,
-    s_h1: DFF<Bits<SB>>,
-    /// An insert whose buckets were read last cycle: decide and write now.
-    ins_decide: DFF<Bit>,
-    /// An insert that found its buckets full, waiting for the next epoch.
-    ins_wait: DFF<Bit>,
-    /// The decision this cycle is a waiting insert's re-read (already counted).
-    ins_retry: DFF<Bit>,
-    /// The scrubber read bucket `scrub_ptr` last cycle: clear its dead entries now.
-    scrub_decide: DFF<Bit>,
-    scrub_bucket: DFF<Bits<SB>>,
-    scrub_ptr: DFF<Bits<SB>>,
-    /// Cycles since the scrubber last read (saturating at 3).
-    since_scrub: DFF<Bits<2>>,
     c_full_wait: WrappingCounter<32>,
-    // Temporaries.
-    tick: Signal<Local, Bit>,
-    is_ready: Signal<Local, Bit>,
-    lookup_go: Signal<Local, Bit>,
-    insert_go: Signal<Local, Bit>,
-    reread: Signal<Local, Bit>,
-    port_free: Signal<Local, Bit>,
-    do_scrub_read: Signal<Local, Bit>,
-    read_bucket0: Signal<Local, Bits<SB>>,
-    read_bucket1: Signal<Local, Bits<SB>>,
-    /// Per position: alive (bits 0–7 way 0, 8–15 way 1).
-    alive: Signal<Local, Bits<16>>,
-    /// Per position: valid but dead (to be scrubbed).
-    dead: Signal<Local, Bits<16>>,
-    /// Per position: holds the key of `s_key` and is alive.
-    key_hits: Signal<Local, Bits<16>>,
-    alive0: Signal<Local, Bits<4>>,
-    alive1: Signal<Local, Bits<4>>,
-    /// The counting network over both ways at once (bit 2k: pair k; bit 4k: quad k; bit 8w: way w):
-    /// the sum and carry of each pair, the three bits of each quad's count, then each byte's
-    /// count bits and the carries between them.
-    pair_sum: Signal<Local, Bits<16>>,
-    pair_carry: Signal<Local, Bits<16>>,
-    quad_b0: Signal<Local, Bits<16>>,
-    quad_b1: Signal<Local, Bits<16>>,
-    quad_b2: Signal<Local, Bits<16>>,
-    byte_c0: Signal<Local, Bits<16>>,
-    byte_c1: Signal<Local, Bits<16>>,
-    byte_b0: Signal<Local, Bits<16>>,
-    byte_b1: Signal<Local, Bits<16>>,
-    byte_b2: Signal<Local, Bits<16>>,
-    byte_b3: Signal<Local, Bits<16>>,
-    use_way1: Signal<Local, Bit>,
-    /// Free positions of each way, and the first one of each (one-hot).
-    free0: Signal<Local, Bits<8>>,
-    free1: Signal<Local, Bits<8>>,
-    first_free0: Signal<Local, Bits<8>>,
-    first_free1: Signal<Local, Bits<8>>,
-    place: Signal<Local, Bit>,
-    new_entry: Signal<Local, Bits<70>>,
 }
 
 impl<const SB: usize> DeliveredSet<SB> {

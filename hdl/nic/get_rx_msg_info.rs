@@ -116,7 +116,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::nic::rx_buffer_classes::RxBufferClasses;
 pub use crate::nic::rx_buffer_classes::{class_base_pages, rx_classes_for};
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -194,6 +194,105 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 }
 
 /// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.
+#[registers(
+    live: Bits<N>;
+    /// Slots whose generation was written since power-up (not reset: generations carry on).
+    gen_known: Bits<N>;
+    init_done, phase_b: Bit;
+    init_ptr: Bits<BB>;
+    /// Cycle C of an operation: its decision (registered in cycle B) is applied.
+    phase_c: Bit;
+    op_release, s_mark, s_peek: Bit;
+    s_key: Bits<64>;
+    s_len: Bits<16>;
+    s_off: Bits<8>;
+    /// The request's packet count and "offset beyond it", worked out in cycle A from the
+    /// request's fields, so cycle B's decision has no adder or compare in front of it.
+    s_pkts: Bits<17>;
+    s_off_beyond: Bit;
+    /// Per size class, whether its buffers hold the request's `msg_len` (cycle A).
+    s_fits: Bits<4>;
+    s_h0, s_h1: Bits<BB>;
+    s_rel_slot: Bits<IW>;
+    s_rel_delivered, r_valid, r_fail, r_new_msg, r_announce, r_new_pkt, r_last: Bit;
+    r_reason: Bits<3>;
+    r_rx_msg_id: Bits<16>;
+    r_ack: Bits<9>;
+    /// The response's missing packets: `resp_ack_no` is their first, found from this register
+    /// in cycle C (the find-first-set is not in series with the key compare).
+    r_missing: Bits<64>;
+    r_ack_missing, r_sched: Bit;
+    r_page: Bits<16>;
+    r_sched_slot: Bits<IW>;
+    r_sched_gen: Bits<8>;
+    /// The ID free list's offer, registered like the classes' (the list changes only at the end
+    /// of cycles B and C, so cycle C takes exactly the ID registered in cycle A).
+    id_offer_valid: Bit;
+    id_offer: Bits<IW>;
+    /// Whether the slot a release names holds a message, read in cycle A (`live` changes only at
+    /// the end of cycles B and C).
+    s_rel_live: Bit;
+    /// Cycle B's decision, registered and applied in cycle C. The delivered set's answer
+    /// (`found`, late in cycle B) goes straight into `ap_found`, so no decision waits for it.
+    ap_found: Bit;
+    /// The request missed (a late duplicate if `ap_found`).
+    ap_miss: Bit;
+    /// The request allocates unless it is a late duplicate.
+    ap_alloc: Bit;
+    /// The allocation's size class, one-hot.
+    ap_class: Bits<4>;
+    /// An update or a release writes the entry RAM.
+    ap_write: Bit;
+    ap_wr_way, ap_wr_pos, ap_duplicate, ap_fallback: Bit;
+    ap_wr_bucket: Bits<BB>;
+    ap_wr_data: Bits<164>;
+    ap_slot: Bits<IW>;
+    ap_gen: Bits<8>;
+    ap_info: Bits<88>;
+    /// The response as it leaves (registered in cycle C from the `r_*` registers).
+    o_valid: Bit;
+    o_fail, o_new_msg, o_announce, o_new_pkt, o_last, o_sched: Bit;
+    o_reason: Bits<3>;
+    o_rx_msg_id, o_page: Bits<16>;
+    o_ack: Bits<9>;
+    o_sched_slot: Bits<IW>;
+    o_sched_gen: Bits<8>;
+)]
+#[locals(
+    op_ready, take_release, take_request, do_request, do_release, hit_found, hit_way, hit_pos, hit_len_ok: Bit;
+    req_key: Bits<64>;
+    h0, h1: Bits<BB>;
+    hit_entry: Bits<164>;
+    hit_slot: Bits<IW>;
+    hit_gen: Bits<8>;
+    req_pkts: Bits<17>;
+    /// The packet count of the request at the input (cycle A).
+    a_pkts: Bits<17>;
+    sel_pkts: Bits<7>;
+    sel_bitmap, bitmap_after, pkt_mask, missing: Bits<64>;
+    off6: Bits<6>;
+    was_complete, new_way, new_pos, bucket_full: Bit;
+    used0, used1: Bits<2>;
+    /// A late duplicate is being answered (cycle C).
+    late_duplicate: Bit;
+    reason: Bits<3>;
+    /// A miss's fail reason, decided without the delivered set's answer (which only says
+    /// whether a miss is a late duplicate), so the answer meets the decision at its end.
+    miss_reason: Bits<3>;
+    do_update: Bit;
+    /// The request allocates unless the delivered set finds its key (cycle B).
+    alloc_ok: Bit;
+    /// The allocation happens (cycle C).
+    do_alloc: Bit;
+    new_slot, rel_index: Bits<IW>;
+    new_gen: Bits<8>;
+    new_entry, upd_entry, wr_data: Bits<164>;
+    wr_way, wr_pos, wr_enable: Bit;
+    wr_bucket: Bits<BB>;
+    rel_info: Bits<88>;
+    rel_class: Bits<2>;
+    live_set: Bits<N>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     pub clock: Signal<In, Clock>,
@@ -235,47 +334,6 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     ids: FreeList<N, IW>,
     /// The size-class buffers: what fits, the class chosen, its buffer and page.
     buffers: RxBufferClasses<N, IW>,
-    live: DFF<Bits<N>>,
-    /// Slots whose generation was written since power-up (not reset: generations carry on).
-    gen_known: DFF<Bits<N>>,
-    init_done: DFF<Bit>,
-    init_ptr: DFF<Bits<BB>>,
-    phase_b: DFF<Bit>,
-    /// Cycle C of an operation: its decision (registered in cycle B) is applied.
-    phase_c: DFF<Bit>,
-    op_release: DFF<Bit>,
-    s_mark: DFF<Bit>,
-    s_peek: DFF<Bit>,
-    s_key: DFF<Bits<64>>,
-    s_len: DFF<Bits<16>>,
-    s_off: DFF<Bits<8>>,
-    /// The request's packet count and "offset beyond it", worked out in cycle A from the
-    /// request's fields, so cycle B's decision has no adder or compare in front of it.
-    s_pkts: DFF<Bits<17>>,
-    s_off_beyond: DFF<Bit>,
-    /// Per size class, whether its buffers hold the request's `msg_len` (cycle A).
-    s_fits: DFF<Bits<4>>,
-    s_h0: DFF<Bits<BB>>,
-    s_h1: DFF<Bits<BB>>,
-    s_rel_slot: DFF<Bits<IW>>,
-    s_rel_delivered: DFF<Bit>,
-    r_valid: DFF<Bit>,
-    r_fail: DFF<Bit>,
-    r_reason: DFF<Bits<3>>,
-    r_rx_msg_id: DFF<Bits<16>>,
-    r_new_msg: DFF<Bit>,
-    r_announce: DFF<Bit>,
-    r_new_pkt: DFF<Bit>,
-    r_last: DFF<Bit>,
-    r_ack: DFF<Bits<9>>,
-    /// The response's missing packets: `resp_ack_no` is their first, found from this register
-    /// in cycle C (the find-first-set is not in series with the key compare).
-    r_missing: DFF<Bits<64>>,
-    r_ack_missing: DFF<Bit>,
-    r_page: DFF<Bits<16>>,
-    r_sched: DFF<Bit>,
-    r_sched_slot: DFF<Bits<IW>>,
-    r_sched_gen: DFF<Bits<8>>,
     c_zero_len: WrappingCounter<32>,
     c_too_long: WrappingCounter<32>,
     c_bad_offset: WrappingCounter<32>,
@@ -293,104 +351,8 @@ pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
     gen_mask: Constant<Bits<8>>,
     bitmap_lane: Constant<Bits<164>>,
     all_ones64: Constant<Bits<64>>,
-    // Temporaries.
-    op_ready: Signal<Local, Bit>,
-    take_release: Signal<Local, Bit>,
-    take_request: Signal<Local, Bit>,
-    req_key: Signal<Local, Bits<64>>,
-    h0: Signal<Local, Bits<BB>>,
-    h1: Signal<Local, Bits<BB>>,
-    do_request: Signal<Local, Bit>,
-    do_release: Signal<Local, Bit>,
-    hit_found: Signal<Local, Bit>,
-    hit_entry: Signal<Local, Bits<164>>,
-    hit_way: Signal<Local, Bit>,
-    hit_pos: Signal<Local, Bit>,
-    hit_slot: Signal<Local, Bits<IW>>,
-    hit_gen: Signal<Local, Bits<8>>,
-    hit_len_ok: Signal<Local, Bit>,
-    req_pkts: Signal<Local, Bits<17>>,
-    /// The packet count of the request at the input (cycle A).
-    a_pkts: Signal<Local, Bits<17>>,
-    sel_pkts: Signal<Local, Bits<7>>,
-    sel_bitmap: Signal<Local, Bits<64>>,
-    off6: Signal<Local, Bits<6>>,
-    bitmap_after: Signal<Local, Bits<64>>,
-    pkt_mask: Signal<Local, Bits<64>>,
-    missing: Signal<Local, Bits<64>>,
     /// The first packet not received: the ack number of a partial message.
     missing_ffs: FindFirstSet<64, 6>,
-    was_complete: Signal<Local, Bit>,
-    used0: Signal<Local, Bits<2>>,
-    used1: Signal<Local, Bits<2>>,
-    new_way: Signal<Local, Bit>,
-    new_pos: Signal<Local, Bit>,
-    bucket_full: Signal<Local, Bit>,
-    /// The ID free list's offer, registered like the classes' (the list changes only at the end
-    /// of cycles B and C, so cycle C takes exactly the ID registered in cycle A).
-    id_offer_valid: DFF<Bit>,
-    id_offer: DFF<Bits<IW>>,
-    /// Whether the slot a release names holds a message, read in cycle A (`live` changes only at
-    /// the end of cycles B and C).
-    s_rel_live: DFF<Bit>,
-    /// Cycle B's decision, registered and applied in cycle C. The delivered set's answer
-    /// (`found`, late in cycle B) goes straight into `ap_found`, so no decision waits for it.
-    ap_found: DFF<Bit>,
-    /// The request missed (a late duplicate if `ap_found`).
-    ap_miss: DFF<Bit>,
-    /// The request allocates unless it is a late duplicate.
-    ap_alloc: DFF<Bit>,
-    /// The allocation's size class, one-hot.
-    ap_class: DFF<Bits<4>>,
-    /// An update or a release writes the entry RAM.
-    ap_write: DFF<Bit>,
-    ap_wr_way: DFF<Bit>,
-    ap_wr_pos: DFF<Bit>,
-    ap_wr_bucket: DFF<Bits<BB>>,
-    ap_wr_data: DFF<Bits<164>>,
-    ap_slot: DFF<Bits<IW>>,
-    ap_gen: DFF<Bits<8>>,
-    ap_info: DFF<Bits<88>>,
-    ap_duplicate: DFF<Bit>,
-    ap_fallback: DFF<Bit>,
-    /// A late duplicate is being answered (cycle C).
-    late_duplicate: Signal<Local, Bit>,
-    /// The response as it leaves (registered in cycle C from the `r_*` registers).
-    o_valid: DFF<Bit>,
-    o_fail: DFF<Bit>,
-    o_reason: DFF<Bits<3>>,
-    o_rx_msg_id: DFF<Bits<16>>,
-    o_new_msg: DFF<Bit>,
-    o_announce: DFF<Bit>,
-    o_new_pkt: DFF<Bit>,
-    o_last: DFF<Bit>,
-    o_ack: DFF<Bits<9>>,
-    o_page: DFF<Bits<16>>,
-    o_sched: DFF<Bit>,
-    o_sched_slot: DFF<Bits<IW>>,
-    o_sched_gen: DFF<Bits<8>>,
-    reason: Signal<Local, Bits<3>>,
-    /// A miss's fail reason, decided without the delivered set's answer (which only says
-    /// whether a miss is a late duplicate), so the answer meets the decision at its end.
-    miss_reason: Signal<Local, Bits<3>>,
-    do_update: Signal<Local, Bit>,
-    /// The request allocates unless the delivered set finds its key (cycle B).
-    alloc_ok: Signal<Local, Bit>,
-    /// The allocation happens (cycle C).
-    do_alloc: Signal<Local, Bit>,
-    new_slot: Signal<Local, Bits<IW>>,
-    new_gen: Signal<Local, Bits<8>>,
-    new_entry: Signal<Local, Bits<164>>,
-    upd_entry: Signal<Local, Bits<164>>,
-    wr_way: Signal<Local, Bit>,
-    wr_pos: Signal<Local, Bit>,
-    wr_bucket: Signal<Local, Bits<BB>>,
-    wr_data: Signal<Local, Bits<164>>,
-    wr_enable: Signal<Local, Bit>,
-    rel_info: Signal<Local, Bits<88>>,
-    rel_class: Signal<Local, Bits<2>>,
-    rel_index: Signal<Local, Bits<IW>>,
-    live_set: Signal<Local, Bits<N>>,
     /// One-hot masks of the slot allocated and the slot released.
     alloc_mask: OneHot<N, IW>,
     release_mask: OneHot<N, IW>,

@@ -28,7 +28,7 @@
 //! A payload word is read at `page · 128 + k` (1 KiB pages of 64-bit words).
 
 use crate::common::bundles::NicStreamSource;
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of a read-out header (the reassembly's queue entry).
@@ -36,6 +36,25 @@ pub const READ_OUT_HEADER_BITS: usize = 103;
 
 /// The read-out of one message at a time from a payload memory of `2^PW` 64-bit words, for
 /// slots of `IW` bits.
+#[registers(
+    /// 0 idle, 1 header beat 1 next, 2 payload.
+    state: Bits<2>;
+    slot: Bits<IW>;
+    ptr: Bits<PW>;
+    words_left: Bits<13>;
+    msg_len: Bits<16>;
+    out_valid, out_last: Bit;
+    out_data: Bits<64>;
+    out_keep: Bits<8>;
+)]
+#[locals(
+    out_free, load_hdr1, load_data, last_word: Bit;
+    first_word, ptr_next: Bits<PW>;
+    last_rem: Bits<3>;
+    last_rem_bits: Bits<6>;
+    last_keep: Bits<8>;
+    last_mask: Bits<64>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct MessageReadOut<const IW: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -49,27 +68,7 @@ pub struct MessageReadOut<const IW: usize, const PW: usize> {
     pub done_slot: Signal<Out, Bits<IW>>,
     /// The message stream, from flip-flops (`m_axis$tdata`, … in the Verilog).
     pub m_axis: NicStreamSource,
-    /// 0 idle, 1 header beat 1 next, 2 payload.
-    state: DFF<Bits<2>>,
-    slot: DFF<Bits<IW>>,
-    ptr: DFF<Bits<PW>>,
-    words_left: DFF<Bits<13>>,
-    msg_len: DFF<Bits<16>>,
-    out_valid: DFF<Bit>,
-    out_data: DFF<Bits<64>>,
-    out_keep: DFF<Bits<8>>,
-    out_last: DFF<Bit>,
     all_ones64: Constant<Bits<64>>,
-    out_free: Signal<Local, Bit>,
-    first_word: Signal<Local, Bits<PW>>,
-    load_hdr1: Signal<Local, Bit>,
-    load_data: Signal<Local, Bit>,
-    last_word: Signal<Local, Bit>,
-    ptr_next: Signal<Local, Bits<PW>>,
-    last_rem: Signal<Local, Bits<3>>,
-    last_rem_bits: Signal<Local, Bits<6>>,
-    last_keep: Signal<Local, Bits<8>>,
-    last_mask: Signal<Local, Bits<64>>,
 }
 
 impl<const IW: usize, const PW: usize> Default for MessageReadOut<IW, PW> {

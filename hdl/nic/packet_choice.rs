@@ -27,9 +27,13 @@
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::ones_until::OnesUntil;
+use crate::locals;
 use rust_hdl::prelude::*;
 
 /// The next packet of one message.
+#[locals(
+    credit_mask, eligible, sent_bit: Bits<64>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct PacketChoice {
     pub choose: Signal<In, Bit>,
@@ -50,9 +54,6 @@ pub struct PacketChoice {
     below_credit: OnesUntil<64, 7>,
     below_sent: OnesUntil<64, 7>,
     off_ffs: FindFirstSet<64, 6>,
-    credit_mask: Signal<Local, Bits<64>>,
-    eligible: Signal<Local, Bits<64>>,
-    sent_bit: Signal<Local, Bits<64>>,
 }
 
 impl Logic for PacketChoice {

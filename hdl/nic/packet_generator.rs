@@ -60,7 +60,7 @@ use crate::common::bundles::{CtrlPktEventSink, NicPacketSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
@@ -68,6 +68,39 @@ pub const DEFAULT_PACE_CYCLES: u64 = 136;
 /// The PULL flag (`crate::pisa::wire::FLAG_PULL`) as the generator writes it.
 pub const FLAG_PULL: u64 = 0x08;
 
+#[registers(
+    pending: Bits<N>;
+    // Stage 1 of a PULL insertion (its credit read under way).
+    s1_ins_valid: Bit;
+    s1_ins_index: Bits<IW>;
+    s1_ins_gen: Bits<8>;
+    s1_ins_credit: Bits<16>;
+    s1_ins_meta: Bits<112>;
+    // The table write of the previous cycle (not visible to reads issued then).
+    fwd_valid: Bit;
+    fwd_index: Bits<IW>;
+    fwd_gen: Bits<8>;
+    fwd_credit: Bits<16>;
+    fwd_meta: Bits<112>;
+    // Scan: the index whose read was issued last cycle.
+    scan_ptr, s1_scan_index: Bits<IW>;
+    // Pacer.
+    tokens: Bits<8>;
+    pace_count: Bits<16>;
+    // Output register.
+    out_valid: Bit;
+    out_desc: Bits<136>;
+)]
+#[locals(
+    ev_meta, scan_meta: Bits<112>;
+    has_ctrl, pull_pending_now, token_ok, slot_free, fifo_empty, fifo_room, merge, bypass, insert, ins_was_pending, ins_same_msg,
+    scan_ready, send_pull, take_fifo, refill: Bit;
+    ctrl_flags, tokens_after_refill: Bits<8>;
+    ctrl_desc: Bits<136>;
+    ins_old: Bits<24>;
+    ins_credit, scan_credit: Bits<16>;
+    issue_index: Bits<IW>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     pub clock: Signal<In, Clock>,
@@ -89,30 +122,8 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     gen_credit_event_port: RAM<Bits<24>, IW>,
     credit_scan_port: RAM<Bits<16>, IW>,
     pending_meta: RAM<Bits<112>, IW>,
-    pending: DFF<Bits<N>>,
     fifo_depth: Constant<Bits<16>>,
     pull_flag: Constant<Bits<8>>,
-    // Stage 1 of a PULL insertion (its credit read under way).
-    s1_ins_valid: DFF<Bit>,
-    s1_ins_index: DFF<Bits<IW>>,
-    s1_ins_gen: DFF<Bits<8>>,
-    s1_ins_credit: DFF<Bits<16>>,
-    s1_ins_meta: DFF<Bits<112>>,
-    // The table write of the previous cycle (not visible to reads issued then).
-    fwd_valid: DFF<Bit>,
-    fwd_index: DFF<Bits<IW>>,
-    fwd_gen: DFF<Bits<8>>,
-    fwd_credit: DFF<Bits<16>>,
-    fwd_meta: DFF<Bits<112>>,
-    // Scan: the index whose read was issued last cycle.
-    scan_ptr: DFF<Bits<IW>>,
-    s1_scan_index: DFF<Bits<IW>>,
-    // Pacer.
-    tokens: DFF<Bits<8>>,
-    pace_count: DFF<Bits<16>>,
-    // Output register.
-    out_valid: DFF<Bit>,
-    out_desc: DFF<Bits<136>>,
     // Counters.
     sent: WrappingCounter<32>,
     pulls_sent: WrappingCounter<32>,
@@ -120,31 +131,6 @@ pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
     coalesced: WrappingCounter<32>,
     replaced: WrappingCounter<32>,
     drops: WrappingCounter<32>,
-    // Locals.
-    ev_meta: Signal<Local, Bits<112>>,
-    has_ctrl: Signal<Local, Bit>,
-    pull_pending_now: Signal<Local, Bit>,
-    token_ok: Signal<Local, Bit>,
-    slot_free: Signal<Local, Bit>,
-    fifo_empty: Signal<Local, Bit>,
-    fifo_room: Signal<Local, Bit>,
-    merge: Signal<Local, Bit>,
-    ctrl_flags: Signal<Local, Bits<8>>,
-    ctrl_desc: Signal<Local, Bits<136>>,
-    bypass: Signal<Local, Bit>,
-    insert: Signal<Local, Bit>,
-    ins_old: Signal<Local, Bits<24>>,
-    ins_was_pending: Signal<Local, Bit>,
-    ins_same_msg: Signal<Local, Bit>,
-    ins_credit: Signal<Local, Bits<16>>,
-    scan_credit: Signal<Local, Bits<16>>,
-    scan_meta: Signal<Local, Bits<112>>,
-    scan_ready: Signal<Local, Bit>,
-    send_pull: Signal<Local, Bit>,
-    take_fifo: Signal<Local, Bit>,
-    issue_index: Signal<Local, Bits<IW>>,
-    refill: Signal<Local, Bit>,
-    tokens_after_refill: Signal<Local, Bits<8>>,
     /// One-hot masks of the PULL sent (its pending bit clears) and the PULL inserted (sets).
     sent_mask: OneHot<N, IW>,
     inserted_mask: OneHot<N, IW>,

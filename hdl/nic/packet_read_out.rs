@@ -26,7 +26,7 @@
 //! taken with the previous packet's last read follows it without a gap.
 
 use crate::common::bundles::{NicPacketSource, PacketDescriptorSink};
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of the metadata held per beat (Listing 3.2, packed).
@@ -34,6 +34,38 @@ const META_BITS: usize = 138;
 
 /// The transmit path's packet read-out for slots of `IW` bits and a payload memory of `2^PW`
 /// 64-bit words.
+#[registers(
+    // The active packet: next read address, reads left, last keep, metadata.
+    rd_active: Bit;
+    rd_slot: Bits<IW>;
+    rd_addr: Bits<PW>;
+    rd_beats, rd_last_keep: Bits<8>;
+    rd_meta: Bits<META_BITS>;
+    // The read issued in the previous cycle (its word arrives now).
+    s1_valid, s1_last: Bit;
+    s1_keep: Bits<8>;
+    s1_meta: Bits<META_BITS>;
+    // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
+    e_count: Bits<2>;
+    e0_data, e1_data: Bits<64>;
+    e0_keep, e1_keep: Bits<8>;
+    e0_last, e1_last: Bit;
+    e0_meta, e1_meta: Bits<META_BITS>;
+)]
+#[locals(
+    pop, space, issue, issue_last, accept: Bit;
+    /// A descriptor accepted by the idle read-out issues its first read in the same cycle.
+    first_issue: Bit;
+    d_beats, d_last_keep: Bits<8>;
+    /// Whole KiB of the message left from this packet on (`msg_len / 1024 − offset`, 9 bits so
+    /// an offset past the end reads as negative, hence large) and the message's last partial KiB.
+    d_kib_left: Bits<9>;
+    d_tail_bytes: Bits<10>;
+    /// The packet is the message's short last one: fewer than 1024 bytes, `msg_len mod 1024`.
+    d_short: Bit;
+    d_first_word: Bits<PW>;
+    d_meta, d_meta_lo, d_meta_new, d_meta_rtx: Bits<META_BITS>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct PacketReadOut<const IW: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -47,48 +79,7 @@ pub struct PacketReadOut<const IW: usize, const PW: usize> {
     pub m_axis_pkt: NicPacketSource,
     pub busy: Signal<Out, Bit>,
     pub busy_slot: Signal<Out, Bits<IW>>,
-    // The active packet: next read address, reads left, last keep, metadata.
-    rd_active: DFF<Bit>,
-    rd_slot: DFF<Bits<IW>>,
-    rd_addr: DFF<Bits<PW>>,
-    rd_beats: DFF<Bits<8>>,
-    rd_last_keep: DFF<Bits<8>>,
-    rd_meta: DFF<Bits<META_BITS>>,
-    // The read issued in the previous cycle (its word arrives now).
-    s1_valid: DFF<Bit>,
-    s1_keep: DFF<Bits<8>>,
-    s1_last: DFF<Bit>,
-    s1_meta: DFF<Bits<META_BITS>>,
     // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
-    e_count: DFF<Bits<2>>,
-    e0_data: DFF<Bits<64>>,
-    e0_keep: DFF<Bits<8>>,
-    e0_last: DFF<Bit>,
-    e0_meta: DFF<Bits<META_BITS>>,
-    e1_data: DFF<Bits<64>>,
-    e1_keep: DFF<Bits<8>>,
-    e1_last: DFF<Bit>,
-    e1_meta: DFF<Bits<META_BITS>>,
-    pop: Signal<Local, Bit>,
-    space: Signal<Local, Bit>,
-    issue: Signal<Local, Bit>,
-    issue_last: Signal<Local, Bit>,
-    accept: Signal<Local, Bit>,
-    /// A descriptor accepted by the idle read-out issues its first read in the same cycle.
-    first_issue: Signal<Local, Bit>,
-    d_beats: Signal<Local, Bits<8>>,
-    d_last_keep: Signal<Local, Bits<8>>,
-    /// Whole KiB of the message left from this packet on (`msg_len / 1024 − offset`, 9 bits so
-    /// an offset past the end reads as negative, hence large) and the message's last partial KiB.
-    d_kib_left: Signal<Local, Bits<9>>,
-    d_tail_bytes: Signal<Local, Bits<10>>,
-    /// The packet is the message's short last one: fewer than 1024 bytes, `msg_len mod 1024`.
-    d_short: Signal<Local, Bit>,
-    d_first_word: Signal<Local, Bits<PW>>,
-    d_meta: Signal<Local, Bits<META_BITS>>,
-    d_meta_lo: Signal<Local, Bits<META_BITS>>,
-    d_meta_new: Signal<Local, Bits<META_BITS>>,
-    d_meta_rtx: Signal<Local, Bits<META_BITS>>,
     ones8: Constant<Bits<8>>,
     bit136: Constant<Bits<META_BITS>>,
     bit137: Constant<Bits<META_BITS>>,

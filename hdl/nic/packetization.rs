@@ -160,12 +160,69 @@ use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::packet_choice::PacketChoice;
 use crate::nic::slot_update::SlotUpdate;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 pub use crate::nic::slot_update::SLOT_WORD_BITS;
 
 /// Packetization core for `N = 2^IW` messages.
+#[registers(
+    // ---- state ----
+    active_bits, sendable: Bits<N>;
+    /// Slots whose RAM word has been written since power-up (not reset: IDs continue).
+    id_known: Bits<N>;
+    /// The slots above the one sent last, where the round robin looks first.
+    rr_above_mask: Bits<N>;
+    s1_valid, s1_rtx_flag, s1_credit_flag, s1_allow, s1_raise, s1_emit: Bit;
+    s1_kind: Bits<3>;
+    s1_slot: Bits<IW>;
+    s1_id, s1_credit: Bits<16>;
+    s1_bitmap: Bits<64>;
+    s1_rtx_p1: Bits<8>;
+    /// An install's `remote_ip`, `remote_port`, `local_port`, `msg_len`, `rank` (the word's layout from bit 249).
+    s1_meta: Bits<88>;
+    /// S1 reads the word S2 wrote in the previous cycle (the RAM reads before it writes).
+    s1_fwd: Bit;
+    /// One-hot of the slot in S1 / S2 (zero when the stage is empty): the packet choice skips
+    /// both, so it always reads a slot's current word from the RAM and its fresh `sendable`.
+    s1_onehot: Bits<N>;
+    s2_onehot: Bits<N>;
+    fwd_word: Bits<337>;
+    // S2: the word after the operation, before the packet choice.
+    s2_valid, s2_emit, s2_active: Bit;
+    s2_slot: Bits<IW>;
+    s2_id: Bits<16>;
+    s2_word: Bits<337>;
+    /// The operation's timer schedule (with its metadata) and cancel, sent from S2.
+    s2_sched: Bit;
+    s2_sched_meta: Bits<24>;
+    s2_cancel: Bit;
+    q_count: Bits<2>;
+    q0, q1, q2: Bits<130>;
+)]
+#[locals(
+    // ---- S0 locals ----
+    ev_dlv, ev_ctx, g_dlv, g_ctx, g_to, g_new, g_pkt, q_pop: Bit;
+    /// Queue entries kept after this cycle's pop: where this cycle's descriptor goes.
+    q_fill: Bits<2>;
+    room: Bit;
+    /// Each source's operation is held while its slot is in S1 (see the pipeline).
+    hz_dlv: Bit;
+    hz_ctx, hz_to, hz_new, ok_dlv, ok_ctx, ok_to, ok_new: Bit;
+    ev_slot: Bits<IW>;
+    rr_candidates: Bits<N>;
+    occ_after: Bits<3>;
+    /// One-hot of the slot the round robin picks.
+    pick_onehot: Bits<N>;
+    pick_slot, s0_slot: Bits<IW>;
+    dlv_head: Bits<80>;
+    ctx_head: Bits<100>;
+    dlv_overflow, ctx_overflow: Bit;
+    // ---- S1 locals ----
+    cur, n_word: Bits<337>;
+    c_active, free_go, n_sendable: Bit;
+    e_desc: Bits<130>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Packetization<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -239,49 +296,6 @@ pub struct Packetization<const N: usize, const IW: usize> {
     /// S2: the packet chosen from the updated word.
     choice: PacketChoice,
 
-    // ---- state ----
-    active_bits: DFF<Bits<N>>,
-    sendable: DFF<Bits<N>>,
-    /// Slots whose RAM word has been written since power-up (not reset: IDs continue).
-    id_known: DFF<Bits<N>>,
-    /// The slots above the one sent last, where the round robin looks first.
-    rr_above_mask: DFF<Bits<N>>,
-    s1_valid: DFF<Bit>,
-    s1_kind: DFF<Bits<3>>,
-    s1_slot: DFF<Bits<IW>>,
-    s1_id: DFF<Bits<16>>,
-    s1_bitmap: DFF<Bits<64>>,
-    s1_rtx_flag: DFF<Bit>,
-    s1_credit_flag: DFF<Bit>,
-    s1_credit: DFF<Bits<16>>,
-    s1_allow: DFF<Bit>,
-    s1_raise: DFF<Bit>,
-    s1_rtx_p1: DFF<Bits<8>>,
-    s1_emit: DFF<Bit>,
-    /// An install's `remote_ip`, `remote_port`, `local_port`, `msg_len`, `rank` (the word's layout from bit 249).
-    s1_meta: DFF<Bits<88>>,
-    /// S1 reads the word S2 wrote in the previous cycle (the RAM reads before it writes).
-    s1_fwd: DFF<Bit>,
-    /// One-hot of the slot in S1 / S2 (zero when the stage is empty): the packet choice skips
-    /// both, so it always reads a slot's current word from the RAM and its fresh `sendable`.
-    s1_onehot: DFF<Bits<N>>,
-    s2_onehot: DFF<Bits<N>>,
-    fwd_word: DFF<Bits<337>>,
-    // S2: the word after the operation, before the packet choice.
-    s2_valid: DFF<Bit>,
-    s2_slot: DFF<Bits<IW>>,
-    s2_emit: DFF<Bit>,
-    s2_id: DFF<Bits<16>>,
-    s2_word: DFF<Bits<337>>,
-    s2_active: DFF<Bit>,
-    /// The operation's timer schedule (with its metadata) and cancel, sent from S2.
-    s2_sched: DFF<Bit>,
-    s2_sched_meta: DFF<Bits<24>>,
-    s2_cancel: DFF<Bit>,
-    q_count: DFF<Bits<2>>,
-    q0: DFF<Bits<130>>,
-    q1: DFF<Bits<130>>,
-    q2: DFF<Bits<130>>,
     cnt_stale_dlv: SaturatingCounter<16>,
     cnt_stale_ctx: SaturatingCounter<16>,
     cnt_stale_to: SaturatingCounter<16>,
@@ -296,50 +310,10 @@ pub struct Packetization<const N: usize, const IW: usize> {
     // ---- constants ----
     slot0_onehot: Constant<Bits<N>>,
 
-    // ---- S0 locals ----
-    ev_dlv: Signal<Local, Bit>,
-    ev_ctx: Signal<Local, Bit>,
-    g_dlv: Signal<Local, Bit>,
-    g_ctx: Signal<Local, Bit>,
-    g_to: Signal<Local, Bit>,
-    g_new: Signal<Local, Bit>,
-    g_pkt: Signal<Local, Bit>,
-    q_pop: Signal<Local, Bit>,
-    /// Queue entries kept after this cycle's pop: where this cycle's descriptor goes.
-    q_fill: Signal<Local, Bits<2>>,
-    room: Signal<Local, Bit>,
-    /// Each source's operation is held while its slot is in S1 (see the pipeline).
-    hz_dlv: Signal<Local, Bit>,
-    hz_ctx: Signal<Local, Bit>,
-    hz_to: Signal<Local, Bit>,
-    hz_new: Signal<Local, Bit>,
-    ok_dlv: Signal<Local, Bit>,
-    ok_ctx: Signal<Local, Bit>,
-    ok_to: Signal<Local, Bit>,
-    ok_new: Signal<Local, Bit>,
     /// One-hot of an event's (or install's) slot.
     ev_mask: OneHot<N, IW>,
-    ev_slot: Signal<Local, Bits<IW>>,
-    rr_candidates: Signal<Local, Bits<N>>,
-    occ_after: Signal<Local, Bits<3>>,
-    /// One-hot of the slot the round robin picks.
-    pick_onehot: Signal<Local, Bits<N>>,
     /// One-hot of the slot whose state is written back this cycle.
     written_mask: OneHot<N, IW>,
-    pick_slot: Signal<Local, Bits<IW>>,
-    s0_slot: Signal<Local, Bits<IW>>,
-    dlv_head: Signal<Local, Bits<80>>,
-    ctx_head: Signal<Local, Bits<100>>,
-    dlv_overflow: Signal<Local, Bit>,
-    ctx_overflow: Signal<Local, Bit>,
-
-    // ---- S1 locals ----
-    cur: Signal<Local, Bits<337>>,
-    c_active: Signal<Local, Bit>,
-    free_go: Signal<Local, Bit>,
-    n_word: Signal<Local, Bits<337>>,
-    e_desc: Signal<Local, Bits<130>>,
-    n_sendable: Signal<Local, Bit>,
 }
 
 impl<const N: usize, const IW: usize> Packetization<N, IW> {

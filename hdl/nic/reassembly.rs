@@ -109,7 +109,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::message_read_out::MessageReadOut;
 use crate::nic::timer::Timer;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
@@ -120,6 +120,54 @@ pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.
+#[registers(
+    now: Bits<64>;
+    live, closed, fresh: Bits<N>;
+    /// A garbage collection waiting for the table's release port: its slot is closed.
+    gc_pending: Bit;
+    gc_slot: Bits<IW>;
+    /// The completion's timer cancel, one cycle late.
+    cancel_valid: Bit;
+    cancel_slot, fwd_slot_addr, fwd_written_addr: Bits<IW>;
+    fwd_slot_valid, fwd_written_valid, rx_busy, s1_valid, s1_first, s1_last: Bit;
+    fwd_slot_data: Bits<101>;
+    fwd_written_data, s1_data, s1_key: Bits<64>;
+    s1_keep: Bits<8>;
+    s1_rx_msg_id, s1_len: Bits<16>;
+    /// The packet count of the metadata's `msg_len`, worked out in stage 0 (a slot matches
+    /// only with the same length, so stage 1 needs no adder behind the RAM read).
+    s1_pkts: Bits<7>;
+    s1_off, in_beat: Bits<8>;
+    s1_local_port, fifo_count, fifo_usable: Bits<16>;
+    in_busy, in_ok, in_len_bad, ro_rel_pending, fifo_wrote: Bit;
+    in_slot, ro_rel_slot, fifo_head, fifo_tail: Bits<IW>;
+    in_off6: Bits<6>;
+    in_pkts: Bits<7>;
+    in_expected: Bits<11>;
+    in_base: Bits<PW>;
+    in_bitmap: Bits<64>;
+    in_header: Bits<103>;
+)]
+#[locals(
+    h_entry, f_header, c_header: Bits<103>;
+    can_start, start_fifo, start_bypass, start, fifo_write, beat, first, touching_timeout, timeout_take, gc_legit, rel_request,
+    rel_taken, alloc_write, f_live, f_offset_ok, f_dup, f_ok, c_ok, c_bad_before, keep_contig, beat_bad, len_ok, end_ok, complete,
+    bad_end: Bit;
+    m_slot, t_slot, rel_slot, alloc_slot, s1_slot, c_slot: Bits<IW>;
+    rel_reason: Bits<2>;
+    f_entry: Bits<101>;
+    f_bitmap, c_bitmap, written_after: Bits<64>;
+    f_gen, c_beat: Bits<8>;
+    f_len: Bits<16>;
+    f_page: Bits<13>;
+    f_pkts, c_pkts: Bits<7>;
+    f_off6, c_off6: Bits<6>;
+    f_expected, c_expected, total_len: Bits<11>;
+    f_base, c_base: Bits<PW>;
+    last_bytes: Bits<4>;
+    live_set, closed_set, fresh_set: Bits<N>;
+    alloc_gen, s1_gen: Bits<8>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -151,54 +199,6 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     slot_ram: RAM<Bits<101>, IW>,
     written_ram: RAM<Bits<64>, IW>,
     fifo_ram: RAM<Bits<103>, IW>,
-    now: DFF<Bits<64>>,
-    live: DFF<Bits<N>>,
-    closed: DFF<Bits<N>>,
-    fresh: DFF<Bits<N>>,
-    /// A garbage collection waiting for the table's release port: its slot is closed.
-    gc_pending: DFF<Bit>,
-    gc_slot: DFF<Bits<IW>>,
-    /// The completion's timer cancel, one cycle late.
-    cancel_valid: DFF<Bit>,
-    cancel_slot: DFF<Bits<IW>>,
-    fwd_slot_valid: DFF<Bit>,
-    fwd_slot_addr: DFF<Bits<IW>>,
-    fwd_slot_data: DFF<Bits<101>>,
-    fwd_written_valid: DFF<Bit>,
-    fwd_written_addr: DFF<Bits<IW>>,
-    fwd_written_data: DFF<Bits<64>>,
-    rx_busy: DFF<Bit>,
-    s1_valid: DFF<Bit>,
-    s1_first: DFF<Bit>,
-    s1_last: DFF<Bit>,
-    s1_data: DFF<Bits<64>>,
-    s1_keep: DFF<Bits<8>>,
-    s1_rx_msg_id: DFF<Bits<16>>,
-    s1_key: DFF<Bits<64>>,
-    s1_len: DFF<Bits<16>>,
-    /// The packet count of the metadata's `msg_len`, worked out in stage 0 (a slot matches
-    /// only with the same length, so stage 1 needs no adder behind the RAM read).
-    s1_pkts: DFF<Bits<7>>,
-    s1_off: DFF<Bits<8>>,
-    s1_local_port: DFF<Bits<16>>,
-    in_busy: DFF<Bit>,
-    in_ok: DFF<Bit>,
-    in_slot: DFF<Bits<IW>>,
-    in_off6: DFF<Bits<6>>,
-    in_pkts: DFF<Bits<7>>,
-    in_expected: DFF<Bits<11>>,
-    in_base: DFF<Bits<PW>>,
-    in_bitmap: DFF<Bits<64>>,
-    in_header: DFF<Bits<103>>,
-    in_beat: DFF<Bits<8>>,
-    in_len_bad: DFF<Bit>,
-    ro_rel_pending: DFF<Bit>,
-    ro_rel_slot: DFF<Bits<IW>>,
-    fifo_head: DFF<Bits<IW>>,
-    fifo_tail: DFF<Bits<IW>>,
-    fifo_count: DFF<Bits<16>>,
-    fifo_usable: DFF<Bits<16>>,
-    fifo_wrote: DFF<Bit>,
     /// The read-out of complete messages towards the CPU.
     read_out: MessageReadOut<IW, PW>,
     c_stale: WrappingCounter<32>,
@@ -209,69 +209,11 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     c_stale_timeout: WrappingCounter<32>,
     c_delivered: WrappingCounter<32>,
     all_ones64: Constant<Bits<64>>,
-    h_entry: Signal<Local, Bits<103>>,
-    can_start: Signal<Local, Bit>,
-    start_fifo: Signal<Local, Bit>,
-    start_bypass: Signal<Local, Bit>,
-    start: Signal<Local, Bit>,
-    fifo_write: Signal<Local, Bit>,
-    beat: Signal<Local, Bit>,
-    first: Signal<Local, Bit>,
-    m_slot: Signal<Local, Bits<IW>>,
-    t_slot: Signal<Local, Bits<IW>>,
-    touching_timeout: Signal<Local, Bit>,
-    timeout_take: Signal<Local, Bit>,
-    gc_legit: Signal<Local, Bit>,
-    rel_request: Signal<Local, Bit>,
-    rel_taken: Signal<Local, Bit>,
-    rel_slot: Signal<Local, Bits<IW>>,
-    rel_reason: Signal<Local, Bits<2>>,
-    alloc_write: Signal<Local, Bit>,
-    alloc_slot: Signal<Local, Bits<IW>>,
-    s1_slot: Signal<Local, Bits<IW>>,
-    f_entry: Signal<Local, Bits<101>>,
-    f_bitmap: Signal<Local, Bits<64>>,
-    f_gen: Signal<Local, Bits<8>>,
-    f_len: Signal<Local, Bits<16>>,
-    f_page: Signal<Local, Bits<13>>,
-    f_live: Signal<Local, Bit>,
-    f_pkts: Signal<Local, Bits<7>>,
-    f_off6: Signal<Local, Bits<6>>,
-    f_offset_ok: Signal<Local, Bit>,
-    f_dup: Signal<Local, Bit>,
-    f_ok: Signal<Local, Bit>,
-    f_expected: Signal<Local, Bits<11>>,
-    f_base: Signal<Local, Bits<PW>>,
-    f_header: Signal<Local, Bits<103>>,
-    c_ok: Signal<Local, Bit>,
-    c_slot: Signal<Local, Bits<IW>>,
-    c_off6: Signal<Local, Bits<6>>,
-    c_pkts: Signal<Local, Bits<7>>,
-    c_expected: Signal<Local, Bits<11>>,
-    c_base: Signal<Local, Bits<PW>>,
-    c_bitmap: Signal<Local, Bits<64>>,
-    c_header: Signal<Local, Bits<103>>,
-    c_beat: Signal<Local, Bits<8>>,
-    c_bad_before: Signal<Local, Bit>,
-    last_bytes: Signal<Local, Bits<4>>,
-    keep_contig: Signal<Local, Bit>,
-    beat_bad: Signal<Local, Bit>,
-    total_len: Signal<Local, Bits<11>>,
-    len_ok: Signal<Local, Bit>,
-    end_ok: Signal<Local, Bit>,
-    written_after: Signal<Local, Bits<64>>,
-    complete: Signal<Local, Bit>,
-    bad_end: Signal<Local, Bit>,
-    live_set: Signal<Local, Bits<N>>,
-    closed_set: Signal<Local, Bits<N>>,
-    fresh_set: Signal<Local, Bits<N>>,
     /// One-hot masks of the slot allocated, the slot of the packet completing, the slot released.
     alloc_mask: OneHot<N, IW>,
     completed_mask: OneHot<N, IW>,
     gc_mask: OneHot<N, IW>,
     release_mask: OneHot<N, IW>,
-    alloc_gen: Signal<Local, Bits<8>>,
-    s1_gen: Signal<Local, Bits<8>>,
     slot_shift: Constant<Bits<4>>,
 }
 

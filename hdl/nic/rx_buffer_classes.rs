@@ -30,7 +30,7 @@
 //! holds).
 
 use crate::common::free_list::FreeList;
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Receive size classes (packets per message, messages) of the presets for `messages` per
@@ -66,6 +66,15 @@ pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
 }
 
 /// Four receive size classes of buffers for `N = 2^IW` messages.
+#[registers(
+    /// Per class, registered every cycle: it has a free buffer, and the index it offers.
+    has_buffer: Bits<4>;
+)]
+#[locals(
+    msg_len32: Bits<32>;
+    free_onehot, fits_now, has_buffer_now, full_now, usable: Bits<4>;
+    best: Bits<2>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct RxBufferClasses<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -90,20 +99,11 @@ pub struct RxBufferClasses<const N: usize, const IW: usize> {
     bytes: [Constant<Bits<32>>; 4],
     buffers: [Constant<Bits<16>>; 4],
     base: [Constant<Bits<16>>; 4],
-    /// Per class, registered every cycle: it has a free buffer, and the index it offers.
-    has_buffer: DFF<Bits<4>>,
     offered: [DFF<Bits<IW>>; 4],
     /// The offered buffers' first pages.
     page: [Signal<Local, Bits<16>>; 4],
-    msg_len32: Signal<Local, Bits<32>>,
     /// The free lists' offers, 16 bits wide to compare with the buffer counts.
     offer16: [Signal<Local, Bits<16>>; 4],
-    free_onehot: Signal<Local, Bits<4>>,
-    fits_now: Signal<Local, Bits<4>>,
-    has_buffer_now: Signal<Local, Bits<4>>,
-    full_now: Signal<Local, Bits<4>>,
-    usable: Signal<Local, Bits<4>>,
-    best: Signal<Local, Bits<2>>,
 }
 
 impl<const N: usize, const IW: usize> RxBufferClasses<N, IW> {

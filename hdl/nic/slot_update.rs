@@ -39,13 +39,23 @@
 //! depth).
 
 use crate::common::ones_until::OnesUntil;
-use crate::Blank;
+use crate::{locals, Blank};
 use rust_hdl::prelude::*;
 
 /// Width of a slot word (the packetization core's `slot_ram` word).
 pub const SLOT_WORD_BITS: usize = 337;
 
 /// One operation on the word of a slot of `IW` bits.
+#[locals(
+    c_del, c_tx, c_rtx, c_pk, d_ack, d_del, x_rtx, t_rtx, t_probe, t_unacked, u_del, u_tx, u_rtx: Bits<64>;
+    c_credit, c_id_base, x_credit, i_credit_req, i_credit, u_credit, u_id_base: Bits<16>;
+    c_npkts, c_max, c_tcnt, t_cnt_inc, u_npkts, u_max, u_tcnt: Bits<8>;
+    hit, k_dlv, k_ctx, k_to, k_new, d_complete, x_beyond, t_progress, t_abandon, u_allow: Bit;
+    t_bound: Bits<7>;
+    t_probe_off: Bits<6>;
+    i_npkts: Bits<17>;
+    u_meta: Bits<88>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct SlotUpdate<const IW: usize> {
     pub word: Signal<In, Bits<SLOT_WORD_BITS>>,
@@ -87,47 +97,6 @@ pub struct SlotUpdate<const IW: usize> {
     install_mask: OnesUntil<64, 7>,
     id_high_mask: Constant<Bits<16>>,
     slot_count: Constant<Bits<16>>,
-    c_del: Signal<Local, Bits<64>>,
-    c_tx: Signal<Local, Bits<64>>,
-    c_rtx: Signal<Local, Bits<64>>,
-    c_credit: Signal<Local, Bits<16>>,
-    c_npkts: Signal<Local, Bits<8>>,
-    c_max: Signal<Local, Bits<8>>,
-    c_tcnt: Signal<Local, Bits<8>>,
-    c_id_base: Signal<Local, Bits<16>>,
-    c_pk: Signal<Local, Bits<64>>,
-    hit: Signal<Local, Bit>,
-    k_dlv: Signal<Local, Bit>,
-    k_ctx: Signal<Local, Bit>,
-    k_to: Signal<Local, Bit>,
-    k_new: Signal<Local, Bit>,
-    d_ack: Signal<Local, Bits<64>>,
-    d_del: Signal<Local, Bits<64>>,
-    d_complete: Signal<Local, Bit>,
-    x_rtx: Signal<Local, Bits<64>>,
-    x_beyond: Signal<Local, Bit>,
-    x_credit: Signal<Local, Bits<16>>,
-    t_progress: Signal<Local, Bit>,
-    t_cnt_inc: Signal<Local, Bits<8>>,
-    t_abandon: Signal<Local, Bit>,
-    t_rtx: Signal<Local, Bits<64>>,
-    t_bound: Signal<Local, Bits<7>>,
-    t_probe: Signal<Local, Bits<64>>,
-    t_unacked: Signal<Local, Bits<64>>,
-    t_probe_off: Signal<Local, Bits<6>>,
-    i_npkts: Signal<Local, Bits<17>>,
-    i_credit_req: Signal<Local, Bits<16>>,
-    i_credit: Signal<Local, Bits<16>>,
-    u_del: Signal<Local, Bits<64>>,
-    u_tx: Signal<Local, Bits<64>>,
-    u_rtx: Signal<Local, Bits<64>>,
-    u_credit: Signal<Local, Bits<16>>,
-    u_allow: Signal<Local, Bit>,
-    u_npkts: Signal<Local, Bits<8>>,
-    u_max: Signal<Local, Bits<8>>,
-    u_tcnt: Signal<Local, Bits<8>>,
-    u_id_base: Signal<Local, Bits<16>>,
-    u_meta: Signal<Local, Bits<88>>,
 }
 
 impl<const IW: usize> SlotUpdate<IW> {

@@ -60,10 +60,19 @@
 //! nothing is read without its valid bit.
 
 use crate::common::one_hot::OneHot;
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Timer module with `N = 2^IW` entries and `MW` bits of metadata.
+#[registers(
+    valid_bits: Bits<N>;
+    scan_ptr, s1_id, out_id: Bits<IW>;
+    s1_live, s1_stale, out_pending: Bit;
+    out_meta: Bits<MW>;
+)]
+#[locals(
+    sched_hits_s1, cancel_hits_s1, sched_hits_out, cancel_hits_out, fire, out_slot_free, s1_fires: Bit;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
     pub clock: Signal<In, Clock>,
@@ -82,21 +91,6 @@ pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
     pub timeout_meta: Signal<Out, Bits<MW>>,
     expiry_mem: RAM<Bits<64>, IW>,
     meta_mem: RAM<Bits<MW>, IW>,
-    valid_bits: DFF<Bits<N>>,
-    scan_ptr: DFF<Bits<IW>>,
-    s1_live: DFF<Bit>,
-    s1_id: DFF<Bits<IW>>,
-    s1_stale: DFF<Bit>,
-    out_pending: DFF<Bit>,
-    out_id: DFF<Bits<IW>>,
-    out_meta: DFF<Bits<MW>>,
-    sched_hits_s1: Signal<Local, Bit>,
-    cancel_hits_s1: Signal<Local, Bit>,
-    sched_hits_out: Signal<Local, Bit>,
-    cancel_hits_out: Signal<Local, Bit>,
-    fire: Signal<Local, Bit>,
-    out_slot_free: Signal<Local, Bit>,
-    s1_fires: Signal<Local, Bit>,
     /// One-hot masks of the IDs fired, scheduled and cancelled this cycle.
     fired: OneHot<N, IW>,
     scheduled: OneHot<N, IW>,

@@ -116,7 +116,7 @@ use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packet_read_out::PacketReadOut;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
@@ -192,6 +192,57 @@ pub fn check_tx_classes(classes: &[TxSizeClass], n: usize, pw: usize) -> Result<
 }
 
 /// The transmit path for `N = 2^IW` messages with a payload memory of `2^PW` 64-bit words.
+#[registers(
+    buf_in_use: Bits<N>;
+    /// The core's completion, registered before the FIFO (the core's last stage decides it).
+    comp_in_valid: Bit;
+    comp_in_data: Bits<17>;
+    /// Buffer return, cycle 1: the candidate picked from returning slots not busy last cycle.
+    ret_cand_valid: Bit;
+    ret_cand_slot: Bits<IW>;
+    /// Slots referenced by a queued descriptor or the read-out, as of the previous cycle.
+    busy_seen: Bits<N>;
+    /// The cooling FIFO's head has waited long enough, judged last cycle, and it is still the head.
+    cool_due: Bit;
+    cool_steady: Bit;
+    now: Bits<64>;
+    // message writer
+    w_state: Bits<2>;
+    w_slot: Bits<IW>;
+    w_len, w_credit, w_rport, w_lport, w_word: Bits<16>;
+    w_credit_valid: Bit;
+    w_rank: Bits<8>;
+    w_ip: Bits<32>;
+    /// Payload words still to come, the current one included (word 1 sets it).
+    w_left: Bits<16>;
+    /// The buffer word 1 takes, picked a cycle ahead from the buffers free then (only word 1
+    /// allocates, so a picked buffer is still free when it is taken).
+    a_pick_valid: Bit;
+    a_pick_slot: Bits<IW>;
+    w_commit: Bit;
+    // buffer return
+    returning: Bits<N>;
+    /// Returning slots whose last message had the last generation (their next ID wraps).
+    wrapping: Bits<N>;
+)]
+#[locals(
+    // writer locals
+    w0_len: Bits<16>;
+    w0_reject, a_any, w_alloc, free_ok, w_ready, w_take: Bit;
+    in_use_after_alloc: Bits<N>;
+    a_slot: Bits<IW>;
+    w_last_keep: Bits<8>;
+    w_expect_last, w_framing_free, w_framing_early: Bit;
+    w_base: Bits<PW>;
+    // completion / return locals
+    comp_take, ret_go, ret_cand_busy: Bit;
+    comp_slot: Bits<IW>;
+    busy_mask: Bits<N>;
+    free_go, cool_go, ret_wraps, comp_wraps: Bit;
+    free_slot: Bits<IW>;
+    now_shifted, cool_since, cool_age: Bits<32>;
+    wrap_after_take, ret_after_take: Bits<N>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -250,83 +301,29 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     max_msg_bytes: Constant<Bits<16>>,
     comp_capacity: Constant<Bits<16>>,
     ones8: Constant<Bits<8>>,
-    buf_in_use: DFF<Bits<N>>,
     cnt_double_free: SaturatingCounter<16>,
     comp_q: StreamFifo<Bits<17>, IW>,
-    /// The core's completion, registered before the FIFO (the core's last stage decides it).
-    comp_in_valid: DFF<Bit>,
-    comp_in_data: DFF<Bits<17>>,
     ret_ffs: FindFirstSet<N, IW>,
-    /// Buffer return, cycle 1: the candidate picked from returning slots not busy last cycle.
-    ret_cand_valid: DFF<Bit>,
-    ret_cand_slot: DFF<Bits<IW>>,
     ret_cand_mask: OneHot<N, IW>,
-    /// Slots referenced by a queued descriptor or the read-out, as of the previous cycle.
-    busy_seen: DFF<Bits<N>>,
     /// Returned slots waiting before their generation wraps: `{returned at (cycle mod 2^(32 − IW)), slot}`.
     cool_q: StreamFifo<Bits<32>, IW>,
-    /// The cooling FIFO's head has waited long enough, judged last cycle, and it is still the head.
-    cool_due: DFF<Bit>,
-    cool_steady: DFF<Bit>,
     /// The cool-down and the time field's mask, shifted left by `IW` like the entries.
     cooldown: Constant<Bits<32>>,
     time_mask: Constant<Bits<32>>,
     slot_bits: Constant<Bits<8>>,
     slot_mask16: Constant<Bits<16>>,
-    now: DFF<Bits<64>>,
-    // message writer
-    w_state: DFF<Bits<2>>,
-    w_slot: DFF<Bits<IW>>,
-    w_len: DFF<Bits<16>>,
-    w_credit: DFF<Bits<16>>,
-    w_credit_valid: DFF<Bit>,
-    w_rank: DFF<Bits<8>>,
-    w_ip: DFF<Bits<32>>,
-    w_rport: DFF<Bits<16>>,
-    w_lport: DFF<Bits<16>>,
-    w_word: DFF<Bits<16>>,
-    /// Payload words still to come, the current one included (word 1 sets it).
-    w_left: DFF<Bits<16>>,
-    /// The buffer word 1 takes, picked a cycle ahead from the buffers free then (only word 1
-    /// allocates, so a picked buffer is still free when it is taken).
-    a_pick_valid: DFF<Bit>,
-    a_pick_slot: DFF<Bits<IW>>,
-    w_commit: DFF<Bit>,
     cnt_rejected: SaturatingCounter<16>,
     cnt_framing: SaturatingCounter<16>,
-    // buffer return
-    returning: DFF<Bits<N>>,
-    /// Returning slots whose last message had the last generation (their next ID wraps).
-    wrapping: DFF<Bits<N>>,
     /// The packet read-out: descriptors to payload beats.
     read_out: PacketReadOut<IW, PW>,
 
     // writer locals
-    w0_len: Signal<Local, Bits<16>>,
-    w0_reject: Signal<Local, Bit>,
     a_use: [Signal<Local, Bit>; TX_MAX_CLASSES],
     a_before: [Signal<Local, Bit>; 5],
-    a_any: Signal<Local, Bit>,
-    w_alloc: Signal<Local, Bit>,
-    in_use_after_alloc: Signal<Local, Bits<N>>,
-    free_ok: Signal<Local, Bit>,
-    a_slot: Signal<Local, Bits<IW>>,
-    w_ready: Signal<Local, Bit>,
-    w_take: Signal<Local, Bit>,
     /// Per class: the message fits (word 0's length while it is offered, else the message's;
     /// both compared, then chosen, so the state is not in front of the compare).
     a_fits: [Signal<Local, Bit>; TX_MAX_CLASSES],
-    w_last_keep: Signal<Local, Bits<8>>,
-    w_expect_last: Signal<Local, Bit>,
-    w_framing_free: Signal<Local, Bit>,
-    w_framing_early: Signal<Local, Bit>,
-    w_base: Signal<Local, Bits<PW>>,
     // completion / return locals
-    comp_take: Signal<Local, Bit>,
-    comp_slot: Signal<Local, Bits<IW>>,
-    ret_go: Signal<Local, Bit>,
-    ret_cand_busy: Signal<Local, Bit>,
-    busy_mask: Signal<Local, Bits<N>>,
     busy_core0: OneHot<N, IW>,
     busy_core1: OneHot<N, IW>,
     busy_core2: OneHot<N, IW>,
@@ -335,16 +332,6 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
     taken_mask: OneHot<N, IW>,
     alloc_mask: OneHot<N, IW>,
     freed_mask: OneHot<N, IW>,
-    free_go: Signal<Local, Bit>,
-    free_slot: Signal<Local, Bits<IW>>,
-    now_shifted: Signal<Local, Bits<32>>,
-    cool_since: Signal<Local, Bits<32>>,
-    cool_age: Signal<Local, Bits<32>>,
-    cool_go: Signal<Local, Bit>,
-    ret_wraps: Signal<Local, Bit>,
-    comp_wraps: Signal<Local, Bit>,
-    wrap_after_take: Signal<Local, Bits<N>>,
-    ret_after_take: Signal<Local, Bits<N>>,
 }
 
 impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {

@@ -46,9 +46,41 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    /// Output beat of the frame: 0 header beat 0 (nothing latched yet), 1–7 header, 8 payload.
+    out_beat: Bits<4>;
+    /// Stage 1 (latched with header beat 0): the 64 header bytes, checksum bytes zero.
+    s1_header: Bits<512>;
+    /// The payload is the empty beat: it goes with header beat 7.
+    s1_empty: Bit;
+    /// Payload length and IPv4 total length of the latched header, registered from it (valid from
+    /// header beat 2 on), and bytes sent so far.
+    s1_payload_len: Bits<16>;
+    s1_total_len: Bits<16>;
+    /// The IPv4 checksum, summed from the latched header and total length in beat 2 and sent
+    /// from this register in beat 3.
+    s1_checksum: Bits<16>;
+    sent_bytes: Bits<16>;
+    /// A frame ended in the previous cycle, with this many payload bytes: its length is checked
+    /// and the counters add it a cycle later, so the byte count, the compare and the counters
+    /// are not in series (the latched lengths change two cycles after a frame ends at the
+    /// earliest, with the next frame's beat 1).
+    frame_ended: Bit;
+    frame_bytes: Bits<16>;
+)]
+#[locals(
+    frame_mismatched, take, frame_done: Bit;
+    tos: Bits<8>;
+    remaining, payload_len, total_len, fold2, checksum, keep_bytes, bytes_now: Bits<16>;
+    hdr_eth, hdr_ip, hdr_transport_a, hdr_transport_b, header_now: Bits<512>;
+    ip_sum: Bits<20>;
+    fold1: Bits<17>;
+    beat_offset: Bits<9>;
+    header_beat: Bits<64>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Deparser {
     pub clock: Signal<In, Clock>,
@@ -78,48 +110,8 @@ pub struct Deparser {
     ttl_protocol: Constant<Bits<16>>,
     max_payload: Constant<Bits<16>>,
     header_len: Constant<Bits<16>>,
-    /// Output beat of the frame: 0 header beat 0 (nothing latched yet), 1–7 header, 8 payload.
-    out_beat: DFF<Bits<4>>,
-    /// Stage 1 (latched with header beat 0): the 64 header bytes, checksum bytes zero.
-    s1_header: DFF<Bits<512>>,
-    /// The payload is the empty beat: it goes with header beat 7.
-    s1_empty: DFF<Bit>,
-    /// Payload length and IPv4 total length of the latched header, registered from it (valid from
-    /// header beat 2 on), and bytes sent so far.
-    s1_payload_len: DFF<Bits<16>>,
-    s1_total_len: DFF<Bits<16>>,
-    /// The IPv4 checksum, summed from the latched header and total length in beat 2 and sent
-    /// from this register in beat 3.
-    s1_checksum: DFF<Bits<16>>,
-    sent_bytes: DFF<Bits<16>>,
     frames: WrappingCounter<32>,
     mismatches: WrappingCounter<32>,
-    /// A frame ended in the previous cycle, with this many payload bytes: its length is checked
-    /// and the counters add it a cycle later, so the byte count, the compare and the counters
-    /// are not in series (the latched lengths change two cycles after a frame ends at the
-    /// earliest, with the next frame's beat 1).
-    frame_ended: DFF<Bit>,
-    frame_bytes: DFF<Bits<16>>,
-    frame_mismatched: Signal<Local, Bit>,
-    tos: Signal<Local, Bits<8>>,
-    remaining: Signal<Local, Bits<16>>,
-    payload_len: Signal<Local, Bits<16>>,
-    total_len: Signal<Local, Bits<16>>,
-    hdr_eth: Signal<Local, Bits<512>>,
-    hdr_ip: Signal<Local, Bits<512>>,
-    hdr_transport_a: Signal<Local, Bits<512>>,
-    hdr_transport_b: Signal<Local, Bits<512>>,
-    header_now: Signal<Local, Bits<512>>,
-    ip_sum: Signal<Local, Bits<20>>,
-    fold1: Signal<Local, Bits<17>>,
-    fold2: Signal<Local, Bits<16>>,
-    checksum: Signal<Local, Bits<16>>,
-    beat_offset: Signal<Local, Bits<9>>,
-    header_beat: Signal<Local, Bits<64>>,
-    keep_bytes: Signal<Local, Bits<16>>,
-    bytes_now: Signal<Local, Bits<16>>,
-    take: Signal<Local, Bit>,
-    frame_done: Signal<Local, Bit>,
 }
 
 impl Default for Deparser {

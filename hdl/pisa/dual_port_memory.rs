@@ -27,9 +27,15 @@
 //! reset without an init sequence (0 is the highest priority in Homa).
 
 use crate::common::one_hot::OneHot;
-use crate::Blank;
+use crate::{registers, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    /// One bit per entry (`N = 2^AW`): the entry was written since reset.
+    written: Bits<N>;
+    s1_valid, s1_written, s1_bypass: Bit;
+    s1_bypass_value: Bits<W>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
     pub clock: Signal<In, Clock>,
@@ -42,14 +48,8 @@ pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
     pub rd_resp_valid: Signal<Out, Bit>,
     pub rd_value: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
-    /// One bit per entry (`N = 2^AW`): the entry was written since reset.
-    written: DFF<Bits<N>>,
     /// One-hot mask of the entry written this cycle.
     write_mask: OneHot<N, AW>,
-    s1_valid: DFF<Bit>,
-    s1_written: DFF<Bit>,
-    s1_bypass: DFF<Bit>,
-    s1_bypass_value: DFF<Bits<W>>,
 }
 
 impl<const W: usize, const N: usize, const AW: usize> Default for DualPortMemory<W, N, AW> {

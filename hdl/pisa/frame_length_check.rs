@@ -22,9 +22,20 @@
 //! # Latency and throughput
 //! One beat per cycle; both results one cycle after the beat they judge.
 
+use crate::{locals, registers};
 use rust_hdl::prelude::*;
 
 /// The frame and DATA length checks of a 64-bit payload stream.
+#[registers(
+    /// Bytes counted and whether a beat was short, for the frame under way.
+    fl_bytes: Bits<16>;
+    fl_bad, vd_pulse, vd_ok, length_ok: Bit;
+)]
+#[locals(
+    beat_bytes, cur_bytes: Bits<16>;
+    keep_contig, cur_bad: Bit;
+    p_start, p_len, p_rest, p_expected, p_carried: Bits<24>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct FrameLengthCheck {
     pub clock: Signal<In, Clock>,
@@ -39,21 +50,6 @@ pub struct FrameLengthCheck {
     pub verdict: Signal<Out, Bit>,
     pub frame_ok: Signal<Out, Bit>,
     pub data_length_ok: Signal<Out, Bit>,
-    /// Bytes counted and whether a beat was short, for the frame under way.
-    fl_bytes: DFF<Bits<16>>,
-    fl_bad: DFF<Bit>,
-    vd_pulse: DFF<Bit>,
-    vd_ok: DFF<Bit>,
-    length_ok: DFF<Bit>,
-    beat_bytes: Signal<Local, Bits<16>>,
-    keep_contig: Signal<Local, Bit>,
-    cur_bytes: Signal<Local, Bits<16>>,
-    cur_bad: Signal<Local, Bit>,
-    p_start: Signal<Local, Bits<24>>,
-    p_len: Signal<Local, Bits<24>>,
-    p_rest: Signal<Local, Bits<24>>,
-    p_expected: Signal<Local, Bits<24>>,
-    p_carried: Signal<Local, Bits<24>>,
 }
 
 impl Logic for FrameLengthCheck {

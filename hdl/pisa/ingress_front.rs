@@ -96,9 +96,29 @@ use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::frame_length_check::FrameLengthCheck;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    hold_valid, hold_issued, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_new_pkt,
+    ans_last: Bit;
+    hold_action: Bits<4>;
+    hold_meta: Bits<152>;
+    ans_rx_msg_id: Bits<16>;
+    ans_ack_no: Bits<9>;
+    out_forward: Bit;
+)]
+#[locals(
+    m1_is_ctrl, m1_wants_table, m1_known, m1_bad_now, m1_enter, m1_ctrl_now, hold_is_data, vd_arrive, v_known, v_good, resolve_ctrl,
+    first_answer, final_answer, store, have_ans, a_fail, a_new_pkt, a_last, a_live, a_fwd, resolve, resolve_mark, from_ans, pending_op,
+    rq_mark, m1_is_data, m1_is_chop, m1_request, resp_done, d_is_data, d_ok, d_live, d_forward, at_first, can_go, forward_now, take,
+    parser_take: Bit;
+    a_id: Bits<16>;
+    a_ack: Bits<9>;
+    m1, rq_meta: Bits<152>;
+    head: Bits<74>;
+    dec: Bits<128>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct IngressFront<const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -131,25 +151,8 @@ pub struct IngressFront<const IW: usize> {
     decisions: StreamFifo<Bits<128>, 3>,
     slot_mask: Constant<Bits<16>>,
     slot_shift: Constant<Bits<4>>,
-    hold_valid: DFF<Bit>,
-    hold_action: DFF<Bits<4>>,
-    hold_issued: DFF<Bit>,
-    hold_meta: DFF<Bits<152>>,
-    hold_table: DFF<Bit>,
-    hold_final: DFF<Bit>,
-    hold_mark: DFF<Bit>,
-    hold_mark_op: DFF<Bit>,
-    hold_answered: DFF<Bit>,
-    vd_seen: DFF<Bit>,
-    vd_good: DFF<Bit>,
-    ans_fail: DFF<Bit>,
-    ans_rx_msg_id: DFF<Bits<16>>,
-    ans_new_pkt: DFF<Bit>,
-    ans_last: DFF<Bit>,
-    ans_ack_no: DFF<Bits<9>>,
     /// The frame's and a DATA packet's length checks.
     lengths: FrameLengthCheck,
-    out_forward: DFF<Bit>,
     n_data: WrappingCounter<32>,
     n_chop: WrappingCounter<32>,
     n_control: WrappingCounter<32>,
@@ -159,50 +162,6 @@ pub struct IngressFront<const IW: usize> {
     n_duplicate: WrappingCounter<32>,
     n_forwarded: WrappingCounter<32>,
     n_frame_length: WrappingCounter<32>,
-    m1_is_ctrl: Signal<Local, Bit>,
-    m1_wants_table: Signal<Local, Bit>,
-    m1_known: Signal<Local, Bit>,
-    m1_bad_now: Signal<Local, Bit>,
-    m1_enter: Signal<Local, Bit>,
-    m1_ctrl_now: Signal<Local, Bit>,
-    hold_is_data: Signal<Local, Bit>,
-    vd_arrive: Signal<Local, Bit>,
-    v_known: Signal<Local, Bit>,
-    v_good: Signal<Local, Bit>,
-    resolve_ctrl: Signal<Local, Bit>,
-    first_answer: Signal<Local, Bit>,
-    final_answer: Signal<Local, Bit>,
-    store: Signal<Local, Bit>,
-    have_ans: Signal<Local, Bit>,
-    a_fail: Signal<Local, Bit>,
-    a_id: Signal<Local, Bits<16>>,
-    a_new_pkt: Signal<Local, Bit>,
-    a_last: Signal<Local, Bit>,
-    a_ack: Signal<Local, Bits<9>>,
-    a_live: Signal<Local, Bit>,
-    a_fwd: Signal<Local, Bit>,
-    resolve: Signal<Local, Bit>,
-    resolve_mark: Signal<Local, Bit>,
-    from_ans: Signal<Local, Bit>,
-    pending_op: Signal<Local, Bit>,
-    rq_mark: Signal<Local, Bit>,
-    m1: Signal<Local, Bits<152>>,
-    m1_is_data: Signal<Local, Bit>,
-    m1_is_chop: Signal<Local, Bit>,
-    m1_request: Signal<Local, Bit>,
-    rq_meta: Signal<Local, Bits<152>>,
-    resp_done: Signal<Local, Bit>,
-    d_is_data: Signal<Local, Bit>,
-    d_ok: Signal<Local, Bit>,
-    d_live: Signal<Local, Bit>,
-    d_forward: Signal<Local, Bit>,
-    head: Signal<Local, Bits<74>>,
-    dec: Signal<Local, Bits<128>>,
-    at_first: Signal<Local, Bit>,
-    can_go: Signal<Local, Bit>,
-    forward_now: Signal<Local, Bit>,
-    take: Signal<Local, Bit>,
-    parser_take: Signal<Local, Bit>,
 }
 
 impl<const IW: usize> Default for IngressFront<IW> {

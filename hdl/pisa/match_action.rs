@@ -26,7 +26,7 @@
 //! DATA; `ACK` (mask 0x02) → ACK; `NACK` or `PULL` → CREDIT; default → DROP. See
 //! `MatchEntry` and the tests in testbenches/tests/pisa_match_action.rs.
 
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 fn wide128(x: u128) -> Bits<128> {
@@ -64,6 +64,19 @@ pub fn flags_example_program() -> Vec<MatchEntry> {
 /// Entries per table.
 pub const MATCH_ENTRIES: usize = 8;
 
+#[registers(
+    entry_valid: Bits<8>;
+    keys, masks: Bits<128>;
+    actions: Bits<32>;
+    s1_valid, s1_hit: Bit;
+    s1_entry: Bits<3>;
+    s1_action: Bits<4>;
+    s1_meta: D;
+)]
+#[locals(
+    hit0, hit1, hit2, hit3, hit4, hit5, hit6, hit7: Bit;
+    action_shift: Bits<8>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct MatchTable<D: Synth> {
     pub clock: Signal<In, Clock>,
@@ -89,24 +102,6 @@ pub struct MatchTable<D: Synth> {
     default_action: Constant<Bits<4>>,
     field_mask: Constant<Bits<128>>,
     action_mask: Constant<Bits<32>>,
-    entry_valid: DFF<Bits<8>>,
-    keys: DFF<Bits<128>>,
-    masks: DFF<Bits<128>>,
-    actions: DFF<Bits<32>>,
-    s1_valid: DFF<Bit>,
-    s1_hit: DFF<Bit>,
-    s1_entry: DFF<Bits<3>>,
-    s1_action: DFF<Bits<4>>,
-    s1_meta: DFF<D>,
-    hit0: Signal<Local, Bit>,
-    hit1: Signal<Local, Bit>,
-    hit2: Signal<Local, Bit>,
-    hit3: Signal<Local, Bit>,
-    hit4: Signal<Local, Bit>,
-    hit5: Signal<Local, Bit>,
-    hit6: Signal<Local, Bit>,
-    hit7: Signal<Local, Bit>,
-    action_shift: Signal<Local, Bits<8>>,
 }
 
 impl<D: Synth> Default for MatchTable<D> {

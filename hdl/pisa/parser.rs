@@ -44,9 +44,32 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    /// Beat of the frame being received: 0–7 header, 8 payload.
+    in_beat: Bits<4>;
+    /// Header bytes received so far (byte k at bits 8k+7..8k).
+    in_header: Bits<512>;
+    /// One's-complement sum of the IPv4 header words received so far (unfolded).
+    in_ip_sum: Bits<20>;
+    /// Stage 1 (set when beat 7 is accepted): the header of the frame on `m_axis`.
+    s1_header: Bits<512>;
+    /// The payload of the current frame is passed on (the header passed every check).
+    s1_pass: Bit;
+    /// The next beat out is the frame's first.
+    s1_first: Bit;
+    /// A header-only frame passed: one empty beat to emit.
+    s1_empty_pending: Bit;
+)]
+#[locals(
+    accept, in_payload, header_beat, beat7, short_end, ok_ipv4, ok_protocol, ok_length, ok_checksum, ok_flags, empty_taken: Bit;
+    header_merged, h: Bits<512>;
+    word0, word1, word2, word3, sum_add: Bits<20>;
+    fold1: Bits<17>;
+    fold2, total_len: Bits<16>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Parser {
     pub clock: Signal<In, Clock>,
@@ -82,47 +105,12 @@ pub struct Parser {
     pub bad_flags_count: Signal<Out, Bits<32>>,
     ip_protocol: Constant<Bits<8>>,
     eth_ip_start: Constant<Bits<24>>,
-    /// Beat of the frame being received: 0–7 header, 8 payload.
-    in_beat: DFF<Bits<4>>,
-    /// Header bytes received so far (byte k at bits 8k+7..8k).
-    in_header: DFF<Bits<512>>,
-    /// One's-complement sum of the IPv4 header words received so far (unfolded).
-    in_ip_sum: DFF<Bits<20>>,
-    /// Stage 1 (set when beat 7 is accepted): the header of the frame on `m_axis`.
-    s1_header: DFF<Bits<512>>,
-    /// The payload of the current frame is passed on (the header passed every check).
-    s1_pass: DFF<Bit>,
-    /// The next beat out is the frame's first.
-    s1_first: DFF<Bit>,
-    /// A header-only frame passed: one empty beat to emit.
-    s1_empty_pending: DFF<Bit>,
     frames: WrappingCounter<32>,
     not_ipv4s: WrappingCounter<32>,
     wrong_protocols: WrappingCounter<32>,
     too_shorts: WrappingCounter<32>,
     bad_checksums: WrappingCounter<32>,
     bad_flagss: WrappingCounter<32>,
-    accept: Signal<Local, Bit>,
-    in_payload: Signal<Local, Bit>,
-    header_beat: Signal<Local, Bit>,
-    header_merged: Signal<Local, Bits<512>>,
-    word0: Signal<Local, Bits<20>>,
-    word1: Signal<Local, Bits<20>>,
-    word2: Signal<Local, Bits<20>>,
-    word3: Signal<Local, Bits<20>>,
-    sum_add: Signal<Local, Bits<20>>,
-    fold1: Signal<Local, Bits<17>>,
-    fold2: Signal<Local, Bits<16>>,
-    beat7: Signal<Local, Bit>,
-    short_end: Signal<Local, Bit>,
-    total_len: Signal<Local, Bits<16>>,
-    ok_ipv4: Signal<Local, Bit>,
-    ok_protocol: Signal<Local, Bit>,
-    ok_length: Signal<Local, Bit>,
-    ok_checksum: Signal<Local, Bit>,
-    ok_flags: Signal<Local, Bit>,
-    empty_taken: Signal<Local, Bit>,
-    h: Signal<Local, Bits<512>>,
 }
 
 impl Default for Parser {

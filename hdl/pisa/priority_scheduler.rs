@@ -95,7 +95,7 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
 use crate::pisa::waiting_queue::WaitingQueue;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 pub const OP_ARRIVE: u64 = 1;
@@ -115,6 +115,47 @@ fn arr<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
 }
 
+#[registers(
+    // ---- Per-id bits (N = 2^IW wide).
+    queued, in_fifo, done: Bits<N>;
+    /// The message loading from the FIFO is still waiting: its `queued` bit, read from the next
+    /// state when its id is read, so the load does not start with a read of the N-bit vector.
+    p2_queued: Bit;
+    /// The configuration of the previous cycle (the ARRIVE's), for stage 1.
+    k_reg: Bits<5>;
+    rtt_reg: Bits<8>;
+    /// An ARRIVE was decided in the previous cycle (stage 1 works on it now).
+    b1_valid: Bit;
+    // ---- Decision stage 2: stage 1's results, registered.
+    b2_valid: Bit;
+    /// ARRIVEs on their way to the result (decided or close).
+    r1_valid: Bit;
+    r2_valid: Bit;
+    /// A message left fully granted at the end of the previous cycle: its `done` bit is set in
+    /// this cycle (and forwarded to this cycle's op).
+    lv_valid: Bit;
+    lv_id: Bits<IW>;
+    // ---- Result and counters.
+    s1_res_valid, s1_res_grant: Bit;
+    s1_res_id: Bits<IW>;
+    s1_res_offset, s1_res_received, s1_res_total: Bits<8>;
+    s1_res_position: Bits<4>;
+)]
+#[locals(
+    // ---- Step 1: FIFO load.
+    ld: Bit;
+    queued_a: Bits<N>;
+    // ---- Step 2: the op.
+    is_arrive, is_remove, decide, op_queued, op_done, op_in_fifo, unknown, upd_wait, skip, new_msg, direct, to_fifo, push, rm_known,
+    rm_unknown: Bit;
+    done_l: Bits<N>;
+    op_below_ld: Bit;
+    // ---- Stage 1.
+    k_all: Bit;
+    k_low: Bits<4>;
+    any_chosen, any_leave: Bit;
+    done_a, in_fifo_a, in_fifo_b, queued_b: Bits<N>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct PriorityScheduler<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -154,23 +195,9 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     /// `order[(i*i - i)/2 + j]`, j < i: entry j's (remaining, id) is below entry i's. Rewritten for the
     /// entries an op or a load changes; meaningless for invalid entries.
     order: [DFF<Bit>; PAIRS],
-    // ---- Per-id bits (N = 2^IW wide).
-    queued: DFF<Bits<N>>,
-    in_fifo: DFF<Bits<N>>,
-    done: DFF<Bits<N>>,
     /// The FIFO of waiting ids, their state, and the pop.
     waiting: WaitingQueue<IW>,
-    /// The message loading from the FIFO is still waiting: its `queued` bit, read from the next
-    /// state when its id is read, so the load does not start with a read of the N-bit vector.
-    p2_queued: DFF<Bit>,
     // ---- Decision stage 1 (the cycle after the ARRIVE): ranks on the registered entries.
-    /// The configuration of the previous cycle (the ARRIVE's), for stage 1.
-    k_reg: DFF<Bits<5>>,
-    rtt_reg: DFF<Bits<8>>,
-    /// An ARRIVE was decided in the previous cycle (stage 1 works on it now).
-    b1_valid: DFF<Bit>,
-    // ---- Decision stage 2: stage 1's results, registered.
-    b2_valid: DFF<Bit>,
     /// Entry i is grantable (valid, in the overcommitment set, below its total and its reach).
     g1: [DFF<Bit>; 16],
     g1_offset: [DFF<Bits<8>>; 16],
@@ -180,21 +207,7 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     g1_received: [DFF<Bits<8>>; 16],
     /// The order stage 1 saw (an op in between may rewrite `order`).
     g1_order: [DFF<Bit>; PAIRS],
-    /// ARRIVEs on their way to the result (decided or close).
-    r1_valid: DFF<Bit>,
-    r2_valid: DFF<Bit>,
-    /// A message left fully granted at the end of the previous cycle: its `done` bit is set in
-    /// this cycle (and forwarded to this cycle's op).
-    lv_valid: DFF<Bit>,
-    lv_id: DFF<Bits<IW>>,
     // ---- Result and counters.
-    s1_res_valid: DFF<Bit>,
-    s1_res_grant: DFF<Bit>,
-    s1_res_id: DFF<Bits<IW>>,
-    s1_res_offset: DFF<Bits<8>>,
-    s1_res_position: DFF<Bits<4>>,
-    s1_res_received: DFF<Bits<8>>,
-    s1_res_total: DFF<Bits<8>>,
     inserts: WrappingCounter<32>,
     removes: WrappingCounter<32>,
     unknown_removes: WrappingCounter<32>,
@@ -202,8 +215,6 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     fifo_enters: WrappingCounter<32>,
     skipped: WrappingCounter<32>,
     close_arrivals: WrappingCounter<32>,
-    // ---- Step 1: FIFO load.
-    ld: Signal<Local, Bit>,
     /// `free_below[i]`: some entry below i is free (registered state).
     free_below: [Signal<Local, Bit>; 17],
     ld_sel: [Signal<Local, Bit>; 16],
@@ -213,31 +224,14 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     a_recv: [Signal<Local, Bits<8>>; 16],
     a_total: [Signal<Local, Bits<8>>; 16],
     a_granted: [Signal<Local, Bits<8>>; 16],
-    queued_a: Signal<Local, Bits<N>>,
     /// `valid_chain[j]`: bits 0..j of the entries' valid bits (wiring only).
     valid_chain: [Signal<Local, Bits<16>>; 17],
     occupancy_count: Popcount<16, 5>,
     // ---- Step 2: the op.
-    is_arrive: Signal<Local, Bit>,
-    is_remove: Signal<Local, Bit>,
-    decide: Signal<Local, Bit>,
     hit: [Signal<Local, Bit>; 16],
     hit_below: [Signal<Local, Bit>; 17],
     afree_below: [Signal<Local, Bit>; 17],
     ins_sel: [Signal<Local, Bit>; 16],
-    done_l: Signal<Local, Bits<N>>,
-    op_queued: Signal<Local, Bit>,
-    op_done: Signal<Local, Bit>,
-    op_in_fifo: Signal<Local, Bit>,
-    unknown: Signal<Local, Bit>,
-    upd_wait: Signal<Local, Bit>,
-    skip: Signal<Local, Bit>,
-    new_msg: Signal<Local, Bit>,
-    direct: Signal<Local, Bit>,
-    to_fifo: Signal<Local, Bit>,
-    push: Signal<Local, Bit>,
-    rm_known: Signal<Local, Bit>,
-    rm_unknown: Signal<Local, Bit>,
     b_valid: [Signal<Local, Bit>; 16],
     b_id: [Signal<Local, Bits<IW>>; 16],
     b_rem: [Signal<Local, Bits<8>>; 16],
@@ -249,12 +243,8 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     op_below: [Signal<Local, Bit>; 16],
     /// `ld_below[j]`: the loaded message's (remaining, id) is below entry j's.
     ld_below: [Signal<Local, Bit>; 16],
-    op_below_ld: Signal<Local, Bit>,
     /// Entry i takes the op's (remaining, id): an ARRIVE's hit or the entry an insert would take.
     takes_op: [Signal<Local, Bit>; 16],
-    // ---- Stage 1.
-    k_all: Signal<Local, Bit>,
-    k_low: Signal<Local, Bits<4>>,
     /// `before_chain[i*17+j]`: bits 0..j of "valid entries ranking before entry i" (wiring only).
     before_chain: [Signal<Local, Bits<16>>; 272],
     /// `position[i]`: how many valid entries rank before entry i (an adder tree).
@@ -267,17 +257,11 @@ pub struct PriorityScheduler<const N: usize, const IW: usize> {
     better_chain: [Signal<Local, Bits<16>>; 272],
     chosen: [Signal<Local, Bit>; 16],
     leave: [Signal<Local, Bit>; 16],
-    any_chosen: Signal<Local, Bit>,
-    any_leave: Signal<Local, Bit>,
     pick_id: [Signal<Local, Bits<IW>>; 17],
     pick_offset: [Signal<Local, Bits<8>>; 17],
     pick_position: [Signal<Local, Bits<4>>; 17],
     pick_received: [Signal<Local, Bits<8>>; 17],
     pick_total: [Signal<Local, Bits<8>>; 17],
-    done_a: Signal<Local, Bits<N>>,
-    in_fifo_a: Signal<Local, Bits<N>>,
-    in_fifo_b: Signal<Local, Bits<N>>,
-    queued_b: Signal<Local, Bits<N>>,
     /// One-hot masks: the op's id, the id loaded from the FIFO, the id that left fully granted,
     /// the id whose FIFO record is popped (per-id bits change by masks, not at a runtime index).
     op_mask: OneHot<N, IW>,

@@ -36,6 +36,7 @@
 //! RAM write            M[i]←a (end of cycle)  M[i]←b
 //! ```
 
+use crate::{locals, registers};
 use rust_hdl::prelude::*;
 
 pub const OP_KEEP: u64 = 0;
@@ -43,6 +44,20 @@ pub const OP_ADD: u64 = 1;
 pub const OP_WRITE: u64 = 2;
 pub const OP_MAX: u64 = 3;
 
+#[registers(
+    /// Stage 1: the request whose RAM read is under way.
+    s1_valid: Bit;
+    s1_index: Bits<AW>;
+    s1_op: Bits<2>;
+    s1_value: Bits<W>;
+    /// The write made at the end of the previous cycle (not yet visible to a read issued then).
+    fwd_valid: Bit;
+    fwd_index: Bits<AW>;
+    fwd_value: Bits<W>;
+)]
+#[locals(
+    old_value, new_value: Bits<W>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct RegisterExtern<const W: usize, const AW: usize> {
     pub clock: Signal<In, Clock>,
@@ -59,17 +74,6 @@ pub struct RegisterExtern<const W: usize, const AW: usize> {
     pub resp_old: Signal<Out, Bits<W>>,
     pub resp_new: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
-    /// Stage 1: the request whose RAM read is under way.
-    s1_valid: DFF<Bit>,
-    s1_index: DFF<Bits<AW>>,
-    s1_op: DFF<Bits<2>>,
-    s1_value: DFF<Bits<W>>,
-    /// The write made at the end of the previous cycle (not yet visible to a read issued then).
-    fwd_valid: DFF<Bit>,
-    fwd_index: DFF<Bits<AW>>,
-    fwd_value: DFF<Bits<W>>,
-    old_value: Signal<Local, Bits<W>>,
-    new_value: Signal<Local, Bits<W>>,
 }
 
 impl<const W: usize, const AW: usize> Logic for RegisterExtern<W, AW> {

@@ -31,9 +31,28 @@
 //! state write every cycle. A write to the message being read in a+1 reaches a+2 through
 //! forwarding registers, as the RAMs read before they write.
 
+use crate::{locals, registers};
 use rust_hdl::prelude::*;
 
 /// The waiting messages of a scheduler of `2^IW` ids.
+#[registers(
+    fifo_head, fifo_tail: Bits<IW>;
+    fifo_count: Bits<16>;
+    /// Pop stage 1: the head id is being read.
+    p1_valid: Bit;
+    /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
+    p2_valid: Bit;
+    p2_id: Bits<IW>;
+    /// Forwarding of a waiting-state write made in the cycle the RAM was read.
+    fw_rr_valid: Bit;
+    fw_rr, fw_tg: Bits<16>;
+    fw_tg_valid: Bit;
+)]
+#[locals(
+    pop_start: Bit;
+    p1_id: Bits<IW>;
+    ld_rr, ld_tg: Bits<16>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct WaitingQueue<const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -59,23 +78,6 @@ pub struct WaitingQueue<const IW: usize> {
     fifo_ids: RAM<Bits<IW>, IW>,
     wait_rr: RAM<Bits<16>, IW>,
     wait_tg: RAM<Bits<16>, IW>,
-    fifo_head: DFF<Bits<IW>>,
-    fifo_tail: DFF<Bits<IW>>,
-    fifo_count: DFF<Bits<16>>,
-    /// Pop stage 1: the head id is being read.
-    p1_valid: DFF<Bit>,
-    /// Pop stage 2: the waiting state of `p2_id` is being read; loaded in this stage's cycle.
-    p2_valid: DFF<Bit>,
-    p2_id: DFF<Bits<IW>>,
-    /// Forwarding of a waiting-state write made in the cycle the RAM was read.
-    fw_rr_valid: DFF<Bit>,
-    fw_rr: DFF<Bits<16>>,
-    fw_tg_valid: DFF<Bit>,
-    fw_tg: DFF<Bits<16>>,
-    pop_start: Signal<Local, Bit>,
-    p1_id: Signal<Local, Bits<IW>>,
-    ld_rr: Signal<Local, Bits<16>>,
-    ld_tg: Signal<Local, Bits<16>>,
 }
 
 impl<const IW: usize> Logic for WaitingQueue<IW> {

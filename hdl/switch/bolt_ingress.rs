@@ -91,7 +91,7 @@
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::bolt_header::Q_SIZE_MAX;
 use crate::switch::supply_unit::{SupplyMode, SupplyUnit};
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
@@ -158,6 +158,44 @@ impl BoltParams {
 pub const BOLT_CONFIG_INPUTS: [&str; 4] = ["cfg_mtu", "cfg_cc_thresh", "cfg_pru_enable", "cfg_sm_enable"];
 
 /// The Bolt ingress block for `P = 2^PW` egress ports (at most 128).
+#[registers(
+    seen: Bits<P>;
+    // Stage 0 → 1.
+    s1_valid, s1_bolt, s1_port_ok, s1_fresh: Bit;
+    s1_flags, s1_ingress, s1_egress: Bits<8>;
+    s1_len: Bits<16>;
+    s1_queue, s1_now: Bits<32>;
+    // Stage 1 → 2.
+    s2_valid, s2_bolt, s2_port_ok, s2_fresh, s2_long_gap: Bit;
+    s2_flags, s2_ingress, s2_egress, s2_rate_code: Bits<8>;
+    s2_len: Bits<16>;
+    s2_queue: Bits<32>;
+    // Stage 2 → 3 (the outputs) and the forwarding copy of the last token write.
+    s3_valid, s3_drop, s3_src, s3_wrote: Bit;
+    s3_flags, s3_rate_code, s3_ingress, s3_egress: Bits<8>;
+    s3_q_size, s3_token: Bits<24>;
+    s3_len, s3_pru: Bits<16>;
+    // The configuration, registered (it is quasi-static: the token cap's adder stays off the
+    // token path).
+    cfg_mtu_q, cfg_token_cap_q: Bits<24>;
+)]
+#[locals(
+    // Stage 0 locals.
+    s0_port: Bits<PW>;
+    s0_port_ok, s0_is_data: Bit;
+    // Stage 1 locals.
+    s1_port: Bits<PW>;
+    s1_inter_arrival: Bits<32>;
+    s1_rate_cfg: Bits<24>;
+    // Stage 2 locals.
+    s2_mtu, s2_token_cap, s2_old_token, s2_token, s2_new_token: Bits<24>;
+    s2_token_cap_wide, s2_sum, s2_demand, s2_after_demand, s2_capped: Bits<26>;
+    s2_port: Bits<PW>;
+    s2_is_data, s2_forward, s2_congested, s2_src, s2_pru_made, s2_pru_grant, s2_supply_grant: Bit;
+    s2_mem_tokens: Bits<40>;
+    s2_old_pru, s2_new_pru: Bits<16>;
+    s2_new_flags, s2_dec_set: Bits<8>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct BoltIngress<const P: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -200,43 +238,6 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     port_cfg_mem: RAM<Bits<24>, PW>,
     token_mem: RAM<Bits<40>, PW>,
     supply_unit: SupplyUnit,
-    seen: DFF<Bits<P>>,
-    // Stage 0 → 1.
-    s1_valid: DFF<Bit>,
-    s1_bolt: DFF<Bit>,
-    s1_port_ok: DFF<Bit>,
-    s1_fresh: DFF<Bit>,
-    s1_flags: DFF<Bits<8>>,
-    s1_len: DFF<Bits<16>>,
-    s1_ingress: DFF<Bits<8>>,
-    s1_egress: DFF<Bits<8>>,
-    s1_queue: DFF<Bits<32>>,
-    s1_now: DFF<Bits<32>>,
-    // Stage 1 → 2.
-    s2_valid: DFF<Bit>,
-    s2_bolt: DFF<Bit>,
-    s2_port_ok: DFF<Bit>,
-    s2_fresh: DFF<Bit>,
-    s2_long_gap: DFF<Bit>,
-    s2_flags: DFF<Bits<8>>,
-    s2_len: DFF<Bits<16>>,
-    s2_ingress: DFF<Bits<8>>,
-    s2_egress: DFF<Bits<8>>,
-    s2_queue: DFF<Bits<32>>,
-    s2_rate_code: DFF<Bits<8>>,
-    // Stage 2 → 3 (the outputs) and the forwarding copy of the last token write.
-    s3_valid: DFF<Bit>,
-    s3_drop: DFF<Bit>,
-    s3_flags: DFF<Bits<8>>,
-    s3_src: DFF<Bit>,
-    s3_q_size: DFF<Bits<24>>,
-    s3_rate_code: DFF<Bits<8>>,
-    s3_ingress: DFF<Bits<8>>,
-    s3_egress: DFF<Bits<8>>,
-    s3_len: DFF<Bits<16>>,
-    s3_pru: DFF<Bits<16>>,
-    s3_token: DFF<Bits<24>>,
-    s3_wrote: DFF<Bit>,
     // Counters.
     bad_ports: WrappingCounter<32>,
     not_bolts: WrappingCounter<32>,
@@ -244,42 +245,6 @@ pub struct BoltIngress<const P: usize, const PW: usize> {
     pru_tokens: WrappingCounter<32>,
     pru_grants: WrappingCounter<32>,
     supply_grants: WrappingCounter<32>,
-    // Stage 0 locals.
-    s0_port: Signal<Local, Bits<PW>>,
-    s0_port_ok: Signal<Local, Bit>,
-    s0_is_data: Signal<Local, Bit>,
-    // Stage 1 locals.
-    s1_port: Signal<Local, Bits<PW>>,
-    s1_inter_arrival: Signal<Local, Bits<32>>,
-    s1_rate_cfg: Signal<Local, Bits<24>>,
-    // The configuration, registered (it is quasi-static: the token cap's adder stays off the
-    // token path).
-    cfg_mtu_q: DFF<Bits<24>>,
-    cfg_token_cap_q: DFF<Bits<24>>,
-    // Stage 2 locals.
-    s2_mtu: Signal<Local, Bits<24>>,
-    s2_token_cap: Signal<Local, Bits<24>>,
-    s2_token_cap_wide: Signal<Local, Bits<26>>,
-    s2_port: Signal<Local, Bits<PW>>,
-    s2_is_data: Signal<Local, Bit>,
-    s2_forward: Signal<Local, Bit>,
-    s2_mem_tokens: Signal<Local, Bits<40>>,
-    s2_old_pru: Signal<Local, Bits<16>>,
-    s2_old_token: Signal<Local, Bits<24>>,
-    s2_sum: Signal<Local, Bits<26>>,
-    s2_demand: Signal<Local, Bits<26>>,
-    s2_after_demand: Signal<Local, Bits<26>>,
-    s2_capped: Signal<Local, Bits<26>>,
-    s2_token: Signal<Local, Bits<24>>,
-    s2_congested: Signal<Local, Bit>,
-    s2_new_flags: Signal<Local, Bits<8>>,
-    s2_new_pru: Signal<Local, Bits<16>>,
-    s2_new_token: Signal<Local, Bits<24>>,
-    s2_src: Signal<Local, Bit>,
-    s2_pru_made: Signal<Local, Bit>,
-    s2_pru_grant: Signal<Local, Bit>,
-    s2_supply_grant: Signal<Local, Bit>,
-    s2_dec_set: Signal<Local, Bits<8>>,
 }
 
 impl<const P: usize, const PW: usize> Default for BoltIngress<P, PW> {

@@ -71,9 +71,49 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
 use crate::switch::bolt_ingress::{BoltIngress, BoltParams};
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[registers(
+    // Input side: the frame being received.
+    in_beat: Bits<4>;
+    in_tuser: Bits<48>;
+    in_ethertype_ok, in_protocol_ok: Bit;
+    in_total_len: Bits<16>;
+    in_header: Bits<640>;
+    /// Bytes of the frame received before this beat (saturating at 65 535).
+    in_bytes: Bits<16>;
+    // SRC material (frame bytes 0–79) of the last Bolt frame sent to the core, and the SRC being
+    // sent. One material register suffices: consecutive Bolt descriptors are at least 6 cycles
+    // apart (a Bolt frame has ≥ 6 beats and its descriptor leaves at beat ≥ 5 or its last beat),
+    // more than the core's 3-cycle latency.
+    src_material, src_buffer: Bits<640>;
+    src_busy: Bit;
+    src_beat: Bits<4>;
+    src_dest: Bits<8>;
+    // Output side.
+    out_beat: Bits<4>;
+    /// A first beat was shown without a handshake: it stays shown (AXI4-Stream) whatever the
+    /// wrapping 16-bit wait count says.
+    head_shown: Bit;
+    cycle_count: Bits<16>;
+)]
+#[locals(
+    room, accept, first_beat, descriptor_fire, long_enough, ethertype_now, protocol_now, length_ok, is_bolt, can_go, drop_frame,
+    pop_beat, src_take, src_done: Bit;
+    tuser_now: Bits<48>;
+    header_merged, m, src_eth, src_ip_a, src_ip_b, src_bolt, src_frame: Bits<640>;
+    keep_mask, kept_data, head_tdata: Bits<64>;
+    keep_count: Bits<4>;
+    frame_bytes_sum, pkt_len_sum, ip_fold1: Bits<17>;
+    frame_bytes_now, pkt_len_now, total_len_now, waited, ip_fold2, ip_checksum, src_ip_tail: Bits<16>;
+    head: Bits<89>;
+    head_decision: Bits<9>;
+    ip_words_a, ip_words_b, ip_words_c, ip_words_d, ip_sum: Bits<20>;
+    src_flags: Bits<8>;
+    src_offset: Bits<10>;
+    src_tail_mask: Bits<256>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct BoltStream<const P: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -130,30 +170,6 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     header_0800_45: Constant<Bits<24>>,
     byte_mask: Constant<Bits<8>>,
     word_mask: Constant<Bits<64>>,
-    // Input side: the frame being received.
-    in_beat: DFF<Bits<4>>,
-    in_tuser: DFF<Bits<48>>,
-    in_ethertype_ok: DFF<Bit>,
-    in_protocol_ok: DFF<Bit>,
-    in_total_len: DFF<Bits<16>>,
-    in_header: DFF<Bits<640>>,
-    /// Bytes of the frame received before this beat (saturating at 65 535).
-    in_bytes: DFF<Bits<16>>,
-    // SRC material (frame bytes 0–79) of the last Bolt frame sent to the core, and the SRC being
-    // sent. One material register suffices: consecutive Bolt descriptors are at least 6 cycles
-    // apart (a Bolt frame has ≥ 6 beats and its descriptor leaves at beat ≥ 5 or its last beat),
-    // more than the core's 3-cycle latency.
-    src_material: DFF<Bits<640>>,
-    src_buffer: DFF<Bits<640>>,
-    src_busy: DFF<Bit>,
-    src_beat: DFF<Bits<4>>,
-    src_dest: DFF<Bits<8>>,
-    // Output side.
-    out_beat: DFF<Bits<4>>,
-    /// A first beat was shown without a handshake: it stays shown (AXI4-Stream) whatever the
-    /// wrapping 16-bit wait count says.
-    head_shown: DFF<Bit>,
-    cycle_count: DFF<Bits<16>>,
     // Counters.
     not_ipv4s: WrappingCounter<32>,
     wrong_protocols: WrappingCounter<32>,
@@ -161,53 +177,6 @@ pub struct BoltStream<const P: usize, const PW: usize> {
     srcs_sent: WrappingCounter<32>,
     srcs_dropped: WrappingCounter<32>,
     length_mismatches: WrappingCounter<32>,
-    // Locals.
-    room: Signal<Local, Bit>,
-    accept: Signal<Local, Bit>,
-    first_beat: Signal<Local, Bit>,
-    tuser_now: Signal<Local, Bits<48>>,
-    header_merged: Signal<Local, Bits<640>>,
-    keep_mask: Signal<Local, Bits<64>>,
-    keep_count: Signal<Local, Bits<4>>,
-    frame_bytes_sum: Signal<Local, Bits<17>>,
-    frame_bytes_now: Signal<Local, Bits<16>>,
-    pkt_len_sum: Signal<Local, Bits<17>>,
-    pkt_len_now: Signal<Local, Bits<16>>,
-    kept_data: Signal<Local, Bits<64>>,
-    descriptor_fire: Signal<Local, Bit>,
-    long_enough: Signal<Local, Bit>,
-    ethertype_now: Signal<Local, Bit>,
-    protocol_now: Signal<Local, Bit>,
-    total_len_now: Signal<Local, Bits<16>>,
-    length_ok: Signal<Local, Bit>,
-    is_bolt: Signal<Local, Bit>,
-    head: Signal<Local, Bits<89>>,
-    waited: Signal<Local, Bits<16>>,
-    head_decision: Signal<Local, Bits<9>>,
-    can_go: Signal<Local, Bit>,
-    drop_frame: Signal<Local, Bit>,
-    pop_beat: Signal<Local, Bit>,
-    head_tdata: Signal<Local, Bits<64>>,
-    m: Signal<Local, Bits<640>>,
-    ip_words_a: Signal<Local, Bits<20>>,
-    ip_words_b: Signal<Local, Bits<20>>,
-    ip_words_c: Signal<Local, Bits<20>>,
-    ip_words_d: Signal<Local, Bits<20>>,
-    ip_sum: Signal<Local, Bits<20>>,
-    src_eth: Signal<Local, Bits<640>>,
-    src_ip_a: Signal<Local, Bits<640>>,
-    src_ip_b: Signal<Local, Bits<640>>,
-    src_bolt: Signal<Local, Bits<640>>,
-    ip_fold1: Signal<Local, Bits<17>>,
-    ip_fold2: Signal<Local, Bits<16>>,
-    ip_checksum: Signal<Local, Bits<16>>,
-    src_frame: Signal<Local, Bits<640>>,
-    src_flags: Signal<Local, Bits<8>>,
-    src_take: Signal<Local, Bit>,
-    src_offset: Signal<Local, Bits<10>>,
-    src_ip_tail: Signal<Local, Bits<16>>,
-    src_tail_mask: Signal<Local, Bits<256>>,
-    src_done: Signal<Local, Bit>,
 }
 
 /// Bytes after the Bolt header copied into an SRC by default (the and `bolt-ingress-64p`'s).

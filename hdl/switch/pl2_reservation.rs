@@ -84,7 +84,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::timeslot_counters::TimeslotCounters;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// What a frame is to the reservation block (`in_kind`).
@@ -117,6 +117,30 @@ pub const DEFAULT_UNSOLICITED_LIMIT: u32 = 64;
 pub const PL2_LATENCY: u64 = 3;
 
 /// The block for up to `P = 2^PW` ports (at most 64), `ports` of them in use.
+#[registers(
+    // s0 → s1.
+    s1_valid, s1_drop: Bit;
+    s1_kind: Bits<2>;
+    s1_src, s1_dst, s1_demand: Bits<8>;
+    // s1 → s2.
+    s2_valid, s2_drop, s2_underflow, s2_saturated: Bit;
+    s2_kind: Bits<2>;
+    s2_src, s2_dst, s2_demand: Bits<8>;
+    s2_recv_timeslot: Bits<32>;
+    // s2 → s3 (the outputs).
+    s3_valid, s3_drop, s3_grant: Bit;
+    s3_kind: Bits<2>;
+    s3_src, s3_dst, s3_demand: Bits<8>;
+    s3_send_timeslot, s3_recv_timeslot: Bits<32>;
+)]
+#[locals(
+    // s0 locals.
+    s0_ports_ok, s0_reserve, s0_data, s0_bad_demand, s0_counted: Bit;
+    s0_demand: Bits<8>;
+    // s1 / s2 locals.
+    s1_op: Bits<2>;
+    s1_pass, s2_reserve, s2_data: Bit;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct Pl2Reservation<const P: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -148,33 +172,6 @@ pub struct Pl2Reservation<const P: usize, const PW: usize> {
     num_ports: Constant<Bits<8>>,
     out_reservation: TimeslotCounters<P, PW>,
     in_reservation: TimeslotCounters<P, PW>,
-    // s0 → s1.
-    s1_valid: DFF<Bit>,
-    s1_kind: DFF<Bits<2>>,
-    s1_src: DFF<Bits<8>>,
-    s1_dst: DFF<Bits<8>>,
-    s1_demand: DFF<Bits<8>>,
-    s1_drop: DFF<Bit>,
-    // s1 → s2.
-    s2_valid: DFF<Bit>,
-    s2_kind: DFF<Bits<2>>,
-    s2_src: DFF<Bits<8>>,
-    s2_dst: DFF<Bits<8>>,
-    s2_demand: DFF<Bits<8>>,
-    s2_drop: DFF<Bit>,
-    s2_recv_timeslot: DFF<Bits<32>>,
-    s2_underflow: DFF<Bit>,
-    s2_saturated: DFF<Bit>,
-    // s2 → s3 (the outputs).
-    s3_valid: DFF<Bit>,
-    s3_kind: DFF<Bits<2>>,
-    s3_src: DFF<Bits<8>>,
-    s3_dst: DFF<Bits<8>>,
-    s3_drop: DFF<Bit>,
-    s3_grant: DFF<Bit>,
-    s3_demand: DFF<Bits<8>>,
-    s3_send_timeslot: DFF<Bits<32>>,
-    s3_recv_timeslot: DFF<Bits<32>>,
     // Counts.
     rsvs: WrappingCounter<32>,
     datas: WrappingCounter<32>,
@@ -184,18 +181,6 @@ pub struct Pl2Reservation<const P: usize, const PW: usize> {
     clamped: WrappingCounter<32>,
     underflows: WrappingCounter<32>,
     saturations: WrappingCounter<32>,
-    // s0 locals.
-    s0_ports_ok: Signal<Local, Bit>,
-    s0_reserve: Signal<Local, Bit>,
-    s0_data: Signal<Local, Bit>,
-    s0_demand: Signal<Local, Bits<8>>,
-    s0_bad_demand: Signal<Local, Bit>,
-    s0_counted: Signal<Local, Bit>,
-    // s1 / s2 locals.
-    s1_op: Signal<Local, Bits<2>>,
-    s1_pass: Signal<Local, Bit>,
-    s2_reserve: Signal<Local, Bit>,
-    s2_data: Signal<Local, Bit>,
 }
 
 impl<const P: usize, const PW: usize> Default for Pl2Reservation<P, PW> {

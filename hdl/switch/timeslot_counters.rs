@@ -39,7 +39,7 @@
 //! Yosys xcup (`P` = 64, per module): 378 LUTs, 185 flip-flops, 40 LUTRAM, 7 LUT levels (forwarding
 //! compare → old value → release-at-0 check).
 
-use crate::Blank;
+use crate::{locals, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// `req_op` codes.
@@ -49,6 +49,24 @@ pub const OP_RELEASE: u64 = 2;
 pub const OP_RELEASE_UNLESS_ABOVE: u64 = 3;
 
 /// Counters of `P = 2^PW` ports.
+#[registers(
+    /// Ports written since reset; an unwritten port reads 0.
+    written: Bits<P>;
+    s1_valid, s1_fresh: Bit;
+    s1_port: Bits<PW>;
+    s1_op: Bits<2>;
+    s1_amount: Bits<8>;
+    s1_limit: Bits<32>;
+    /// The write made at the end of the previous cycle (not yet visible to a read issued then).
+    fwd_valid: Bit;
+    fwd_port: Bits<PW>;
+    fwd_value: Bits<32>;
+)]
+#[locals(
+    old, new_value: Bits<32>;
+    sum: Bits<33>;
+    release_blocked: Bit;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct TimeslotCounters<const P: usize, const PW: usize> {
     pub clock: Signal<In, Clock>,
@@ -65,22 +83,6 @@ pub struct TimeslotCounters<const P: usize, const PW: usize> {
     pub resp_refused: Signal<Out, Bit>,
     counter_max: Constant<Bits<32>>,
     counters: RAM<Bits<32>, PW>,
-    /// Ports written since reset; an unwritten port reads 0.
-    written: DFF<Bits<P>>,
-    s1_valid: DFF<Bit>,
-    s1_port: DFF<Bits<PW>>,
-    s1_op: DFF<Bits<2>>,
-    s1_amount: DFF<Bits<8>>,
-    s1_limit: DFF<Bits<32>>,
-    s1_fresh: DFF<Bit>,
-    /// The write made at the end of the previous cycle (not yet visible to a read issued then).
-    fwd_valid: DFF<Bit>,
-    fwd_port: DFF<Bits<PW>>,
-    fwd_value: DFF<Bits<32>>,
-    old: Signal<Local, Bits<32>>,
-    new_value: Signal<Local, Bits<32>>,
-    sum: Signal<Local, Bits<33>>,
-    release_blocked: Signal<Local, Bit>,
 }
 
 impl<const P: usize, const PW: usize> Default for TimeslotCounters<P, PW> {

@@ -20,12 +20,12 @@ module nt_blocks_128_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [127:0] written$d;
-    wire  [127:0] written$q;
-    reg  written$clock;
     reg  [6:0] write_mask$index;
     reg  write_mask$enable;
     wire  [127:0] write_mask$onehot;
+    reg  [127:0] written$d;
+    wire  [127:0] written$q;
+    reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -49,15 +49,15 @@ module nt_blocks_128_dual_port_memory(clock,reset,wr_valid,wr_index,wr_value,rd_
         .write_data(array$write_data),
         .write_enable(array$write_enable)
     );
-    nt_blocks_128_dual_port_memory$written written(
-        .d(written$d),
-        .q(written$q),
-        .clock(written$clock)
-    );
     nt_blocks_128_dual_port_memory$write_mask write_mask(
         .index(write_mask$index),
         .enable(write_mask$enable),
         .onehot(write_mask$onehot)
+    );
+    nt_blocks_128_dual_port_memory$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
     nt_blocks_128_dual_port_memory$s1_valid s1_valid(
         .d(s1_valid$d),

@@ -76,6 +76,36 @@ module nt_blocks_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max
     reg  pending_meta$write_clock;
     reg  [111:0] pending_meta$write_data;
     reg  pending_meta$write_enable;
+    reg  sent$clock;
+    reg  sent$reset;
+    reg  sent$increment;
+    wire  [31:0] sent$count;
+    reg  pulls_sent$clock;
+    reg  pulls_sent$reset;
+    reg  pulls_sent$increment;
+    wire  [31:0] pulls_sent$count;
+    reg  merges$clock;
+    reg  merges$reset;
+    reg  merges$increment;
+    wire  [31:0] merges$count;
+    reg  coalesced$clock;
+    reg  coalesced$reset;
+    reg  coalesced$increment;
+    wire  [31:0] coalesced$count;
+    reg  replaced$clock;
+    reg  replaced$reset;
+    reg  replaced$increment;
+    wire  [31:0] replaced$count;
+    reg  drops$clock;
+    reg  drops$reset;
+    reg  drops$increment;
+    wire  [31:0] drops$count;
+    reg  [6:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [127:0] sent_mask$onehot;
+    reg  [6:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [127:0] inserted_mask$onehot;
     reg  [127:0] pending$d;
     wire  [127:0] pending$q;
     reg  pending$clock;
@@ -127,39 +157,10 @@ module nt_blocks_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max
     reg  [135:0] out_desc$d;
     wire  [135:0] out_desc$q;
     reg  out_desc$clock;
-    reg  sent$clock;
-    reg  sent$reset;
-    reg  sent$increment;
-    wire  [31:0] sent$count;
-    reg  pulls_sent$clock;
-    reg  pulls_sent$reset;
-    reg  pulls_sent$increment;
-    wire  [31:0] pulls_sent$count;
-    reg  merges$clock;
-    reg  merges$reset;
-    reg  merges$increment;
-    wire  [31:0] merges$count;
-    reg  coalesced$clock;
-    reg  coalesced$reset;
-    reg  coalesced$increment;
-    wire  [31:0] coalesced$count;
-    reg  replaced$clock;
-    reg  replaced$reset;
-    reg  replaced$increment;
-    wire  [31:0] replaced$count;
-    reg  drops$clock;
-    reg  drops$reset;
-    reg  drops$increment;
-    wire  [31:0] drops$count;
-    reg  [6:0] sent_mask$index;
-    reg  sent_mask$enable;
-    wire  [127:0] sent_mask$onehot;
-    reg  [6:0] inserted_mask$index;
-    reg  inserted_mask$enable;
-    wire  [127:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
+    reg  [111:0] scan_meta;
     reg  has_ctrl;
     reg  pull_pending_now;
     reg  token_ok;
@@ -167,22 +168,21 @@ module nt_blocks_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max
     reg  fifo_empty;
     reg  fifo_room;
     reg  merge;
-    reg  [7:0] ctrl_flags;
-    reg  [135:0] ctrl_desc;
     reg  bypass;
     reg  insert;
-    reg  [23:0] ins_old;
     reg  ins_was_pending;
     reg  ins_same_msg;
-    reg  [15:0] ins_credit;
-    reg  [15:0] scan_credit;
-    reg  [111:0] scan_meta;
     reg  scan_ready;
     reg  send_pull;
     reg  take_fifo;
-    reg  [6:0] issue_index;
     reg  refill;
+    reg  [7:0] ctrl_flags;
     reg  [7:0] tokens_after_refill;
+    reg  [135:0] ctrl_desc;
+    reg  [23:0] ins_old;
+    reg  [15:0] ins_credit;
+    reg  [15:0] scan_credit;
+    reg  [6:0] issue_index;
 
     // Sub module instances
     nt_blocks_128_packet_generator$immediate immediate(
@@ -221,6 +221,52 @@ module nt_blocks_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max
         .write_clock(pending_meta$write_clock),
         .write_data(pending_meta$write_data),
         .write_enable(pending_meta$write_enable)
+    );
+    nt_blocks_128_packet_generator$sent sent(
+        .clock(sent$clock),
+        .reset(sent$reset),
+        .increment(sent$increment),
+        .count(sent$count)
+    );
+    nt_blocks_128_packet_generator$pulls_sent pulls_sent(
+        .clock(pulls_sent$clock),
+        .reset(pulls_sent$reset),
+        .increment(pulls_sent$increment),
+        .count(pulls_sent$count)
+    );
+    nt_blocks_128_packet_generator$merges merges(
+        .clock(merges$clock),
+        .reset(merges$reset),
+        .increment(merges$increment),
+        .count(merges$count)
+    );
+    nt_blocks_128_packet_generator$coalesced coalesced(
+        .clock(coalesced$clock),
+        .reset(coalesced$reset),
+        .increment(coalesced$increment),
+        .count(coalesced$count)
+    );
+    nt_blocks_128_packet_generator$replaced replaced(
+        .clock(replaced$clock),
+        .reset(replaced$reset),
+        .increment(replaced$increment),
+        .count(replaced$count)
+    );
+    nt_blocks_128_packet_generator$drops drops(
+        .clock(drops$clock),
+        .reset(drops$reset),
+        .increment(drops$increment),
+        .count(drops$count)
+    );
+    nt_blocks_128_packet_generator$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_blocks_128_packet_generator$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
     );
     nt_blocks_128_packet_generator$pending pending(
         .d(pending$d),
@@ -306,52 +352,6 @@ module nt_blocks_128_packet_generator(clock,reset,cfg_pace_cycles,cfg_bucket_max
         .d(out_desc$d),
         .q(out_desc$q),
         .clock(out_desc$clock)
-    );
-    nt_blocks_128_packet_generator$sent sent(
-        .clock(sent$clock),
-        .reset(sent$reset),
-        .increment(sent$increment),
-        .count(sent$count)
-    );
-    nt_blocks_128_packet_generator$pulls_sent pulls_sent(
-        .clock(pulls_sent$clock),
-        .reset(pulls_sent$reset),
-        .increment(pulls_sent$increment),
-        .count(pulls_sent$count)
-    );
-    nt_blocks_128_packet_generator$merges merges(
-        .clock(merges$clock),
-        .reset(merges$reset),
-        .increment(merges$increment),
-        .count(merges$count)
-    );
-    nt_blocks_128_packet_generator$coalesced coalesced(
-        .clock(coalesced$clock),
-        .reset(coalesced$reset),
-        .increment(coalesced$increment),
-        .count(coalesced$count)
-    );
-    nt_blocks_128_packet_generator$replaced replaced(
-        .clock(replaced$clock),
-        .reset(replaced$reset),
-        .increment(replaced$increment),
-        .count(replaced$count)
-    );
-    nt_blocks_128_packet_generator$drops drops(
-        .clock(drops$clock),
-        .reset(drops$reset),
-        .increment(drops$increment),
-        .count(drops$count)
-    );
-    nt_blocks_128_packet_generator$sent_mask sent_mask(
-        .index(sent_mask$index),
-        .enable(sent_mask$enable),
-        .onehot(sent_mask$onehot)
-    );
-    nt_blocks_128_packet_generator$inserted_mask inserted_mask(
-        .index(inserted_mask$index),
-        .enable(inserted_mask$enable),
-        .onehot(inserted_mask$onehot)
     );
 
     // Update code

@@ -156,108 +156,6 @@ module nt_blocks_128_packetization(clock,reset,default_credit,timeout_threshold,
     wire  choice$more;
     wire  choice$is_new;
     wire  choice$is_rtx;
-    reg  [127:0] active_bits$d;
-    wire  [127:0] active_bits$q;
-    reg  active_bits$clock;
-    reg  [127:0] sendable$d;
-    wire  [127:0] sendable$q;
-    reg  sendable$clock;
-    reg  [127:0] id_known$d;
-    wire  [127:0] id_known$q;
-    reg  id_known$clock;
-    reg  [127:0] rr_above_mask$d;
-    wire  [127:0] rr_above_mask$q;
-    reg  rr_above_mask$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [2:0] s1_kind$d;
-    wire  [2:0] s1_kind$q;
-    reg  s1_kind$clock;
-    reg  [6:0] s1_slot$d;
-    wire  [6:0] s1_slot$q;
-    reg  s1_slot$clock;
-    reg  [15:0] s1_id$d;
-    wire  [15:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  [63:0] s1_bitmap$d;
-    wire  [63:0] s1_bitmap$q;
-    reg  s1_bitmap$clock;
-    reg  s1_rtx_flag$d;
-    wire  s1_rtx_flag$q;
-    reg  s1_rtx_flag$clock;
-    reg  s1_credit_flag$d;
-    wire  s1_credit_flag$q;
-    reg  s1_credit_flag$clock;
-    reg  [15:0] s1_credit$d;
-    wire  [15:0] s1_credit$q;
-    reg  s1_credit$clock;
-    reg  s1_allow$d;
-    wire  s1_allow$q;
-    reg  s1_allow$clock;
-    reg  s1_raise$d;
-    wire  s1_raise$q;
-    reg  s1_raise$clock;
-    reg  [7:0] s1_rtx_p1$d;
-    wire  [7:0] s1_rtx_p1$q;
-    reg  s1_rtx_p1$clock;
-    reg  s1_emit$d;
-    wire  s1_emit$q;
-    reg  s1_emit$clock;
-    reg  [87:0] s1_meta$d;
-    wire  [87:0] s1_meta$q;
-    reg  s1_meta$clock;
-    reg  s1_fwd$d;
-    wire  s1_fwd$q;
-    reg  s1_fwd$clock;
-    reg  [127:0] s1_onehot$d;
-    wire  [127:0] s1_onehot$q;
-    reg  s1_onehot$clock;
-    reg  [127:0] s2_onehot$d;
-    wire  [127:0] s2_onehot$q;
-    reg  s2_onehot$clock;
-    reg  [336:0] fwd_word$d;
-    wire  [336:0] fwd_word$q;
-    reg  fwd_word$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [6:0] s2_slot$d;
-    wire  [6:0] s2_slot$q;
-    reg  s2_slot$clock;
-    reg  s2_emit$d;
-    wire  s2_emit$q;
-    reg  s2_emit$clock;
-    reg  [15:0] s2_id$d;
-    wire  [15:0] s2_id$q;
-    reg  s2_id$clock;
-    reg  [336:0] s2_word$d;
-    wire  [336:0] s2_word$q;
-    reg  s2_word$clock;
-    reg  s2_active$d;
-    wire  s2_active$q;
-    reg  s2_active$clock;
-    reg  s2_sched$d;
-    wire  s2_sched$q;
-    reg  s2_sched$clock;
-    reg  [23:0] s2_sched_meta$d;
-    wire  [23:0] s2_sched_meta$q;
-    reg  s2_sched_meta$clock;
-    reg  s2_cancel$d;
-    wire  s2_cancel$q;
-    reg  s2_cancel$clock;
-    reg  [1:0] q_count$d;
-    wire  [1:0] q_count$q;
-    reg  q_count$clock;
-    reg  [129:0] q0$d;
-    wire  [129:0] q0$q;
-    reg  q0$clock;
-    reg  [129:0] q1$d;
-    wire  [129:0] q1$q;
-    reg  q1$clock;
-    reg  [129:0] q2$d;
-    wire  [129:0] q2$q;
-    reg  q2$clock;
     reg  cnt_stale_dlv$clock;
     reg  cnt_stale_dlv$reset;
     reg  cnt_stale_dlv$increment;
@@ -304,6 +202,108 @@ module nt_blocks_128_packetization(clock,reset,default_credit,timeout_threshold,
     reg  [6:0] written_mask$index;
     reg  written_mask$enable;
     wire  [127:0] written_mask$onehot;
+    reg  [127:0] active_bits$d;
+    wire  [127:0] active_bits$q;
+    reg  active_bits$clock;
+    reg  [127:0] sendable$d;
+    wire  [127:0] sendable$q;
+    reg  sendable$clock;
+    reg  [127:0] id_known$d;
+    wire  [127:0] id_known$q;
+    reg  id_known$clock;
+    reg  [127:0] rr_above_mask$d;
+    wire  [127:0] rr_above_mask$q;
+    reg  rr_above_mask$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_rtx_flag$d;
+    wire  s1_rtx_flag$q;
+    reg  s1_rtx_flag$clock;
+    reg  s1_credit_flag$d;
+    wire  s1_credit_flag$q;
+    reg  s1_credit_flag$clock;
+    reg  s1_allow$d;
+    wire  s1_allow$q;
+    reg  s1_allow$clock;
+    reg  s1_raise$d;
+    wire  s1_raise$q;
+    reg  s1_raise$clock;
+    reg  s1_emit$d;
+    wire  s1_emit$q;
+    reg  s1_emit$clock;
+    reg  [2:0] s1_kind$d;
+    wire  [2:0] s1_kind$q;
+    reg  s1_kind$clock;
+    reg  [6:0] s1_slot$d;
+    wire  [6:0] s1_slot$q;
+    reg  s1_slot$clock;
+    reg  [15:0] s1_id$d;
+    wire  [15:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [15:0] s1_credit$d;
+    wire  [15:0] s1_credit$q;
+    reg  s1_credit$clock;
+    reg  [63:0] s1_bitmap$d;
+    wire  [63:0] s1_bitmap$q;
+    reg  s1_bitmap$clock;
+    reg  [7:0] s1_rtx_p1$d;
+    wire  [7:0] s1_rtx_p1$q;
+    reg  s1_rtx_p1$clock;
+    reg  [87:0] s1_meta$d;
+    wire  [87:0] s1_meta$q;
+    reg  s1_meta$clock;
+    reg  s1_fwd$d;
+    wire  s1_fwd$q;
+    reg  s1_fwd$clock;
+    reg  [127:0] s1_onehot$d;
+    wire  [127:0] s1_onehot$q;
+    reg  s1_onehot$clock;
+    reg  [127:0] s2_onehot$d;
+    wire  [127:0] s2_onehot$q;
+    reg  s2_onehot$clock;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
+    reg  fwd_word$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_emit$d;
+    wire  s2_emit$q;
+    reg  s2_emit$clock;
+    reg  s2_active$d;
+    wire  s2_active$q;
+    reg  s2_active$clock;
+    reg  [6:0] s2_slot$d;
+    wire  [6:0] s2_slot$q;
+    reg  s2_slot$clock;
+    reg  [15:0] s2_id$d;
+    wire  [15:0] s2_id$q;
+    reg  s2_id$clock;
+    reg  [336:0] s2_word$d;
+    wire  [336:0] s2_word$q;
+    reg  s2_word$clock;
+    reg  s2_sched$d;
+    wire  s2_sched$q;
+    reg  s2_sched$clock;
+    reg  [23:0] s2_sched_meta$d;
+    wire  [23:0] s2_sched_meta$q;
+    reg  s2_sched_meta$clock;
+    reg  s2_cancel$d;
+    wire  s2_cancel$q;
+    reg  s2_cancel$clock;
+    reg  [1:0] q_count$d;
+    wire  [1:0] q_count$q;
+    reg  q_count$clock;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
+    reg  q0$clock;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
+    reg  q1$clock;
+    reg  [129:0] q2$d;
+    wire  [129:0] q2$q;
+    reg  q2$clock;
 
     // Local signals
     reg  ev_dlv;
@@ -335,11 +335,11 @@ module nt_blocks_128_packetization(clock,reset,default_credit,timeout_threshold,
     reg  dlv_overflow;
     reg  ctx_overflow;
     reg  [336:0] cur;
+    reg  [336:0] n_word;
     reg  c_active;
     reg  free_go;
-    reg  [336:0] n_word;
-    reg  [129:0] e_desc;
     reg  n_sendable;
+    reg  [129:0] e_desc;
 
     // Sub module instances
     nt_blocks_128_packetization$slot_ram slot_ram(
@@ -435,176 +435,6 @@ module nt_blocks_128_packetization(clock,reset,default_credit,timeout_threshold,
         .is_new(choice$is_new),
         .is_rtx(choice$is_rtx)
     );
-    nt_blocks_128_packetization$active_bits active_bits(
-        .d(active_bits$d),
-        .q(active_bits$q),
-        .clock(active_bits$clock)
-    );
-    nt_blocks_128_packetization$sendable sendable(
-        .d(sendable$d),
-        .q(sendable$q),
-        .clock(sendable$clock)
-    );
-    nt_blocks_128_packetization$id_known id_known(
-        .d(id_known$d),
-        .q(id_known$q),
-        .clock(id_known$clock)
-    );
-    nt_blocks_128_packetization$rr_above_mask rr_above_mask(
-        .d(rr_above_mask$d),
-        .q(rr_above_mask$q),
-        .clock(rr_above_mask$clock)
-    );
-    nt_blocks_128_packetization$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_blocks_128_packetization$s1_kind s1_kind(
-        .d(s1_kind$d),
-        .q(s1_kind$q),
-        .clock(s1_kind$clock)
-    );
-    nt_blocks_128_packetization$s1_slot s1_slot(
-        .d(s1_slot$d),
-        .q(s1_slot$q),
-        .clock(s1_slot$clock)
-    );
-    nt_blocks_128_packetization$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_blocks_128_packetization$s1_bitmap s1_bitmap(
-        .d(s1_bitmap$d),
-        .q(s1_bitmap$q),
-        .clock(s1_bitmap$clock)
-    );
-    nt_blocks_128_packetization$s1_rtx_flag s1_rtx_flag(
-        .d(s1_rtx_flag$d),
-        .q(s1_rtx_flag$q),
-        .clock(s1_rtx_flag$clock)
-    );
-    nt_blocks_128_packetization$s1_credit_flag s1_credit_flag(
-        .d(s1_credit_flag$d),
-        .q(s1_credit_flag$q),
-        .clock(s1_credit_flag$clock)
-    );
-    nt_blocks_128_packetization$s1_credit s1_credit(
-        .d(s1_credit$d),
-        .q(s1_credit$q),
-        .clock(s1_credit$clock)
-    );
-    nt_blocks_128_packetization$s1_allow s1_allow(
-        .d(s1_allow$d),
-        .q(s1_allow$q),
-        .clock(s1_allow$clock)
-    );
-    nt_blocks_128_packetization$s1_raise s1_raise(
-        .d(s1_raise$d),
-        .q(s1_raise$q),
-        .clock(s1_raise$clock)
-    );
-    nt_blocks_128_packetization$s1_rtx_p1 s1_rtx_p1(
-        .d(s1_rtx_p1$d),
-        .q(s1_rtx_p1$q),
-        .clock(s1_rtx_p1$clock)
-    );
-    nt_blocks_128_packetization$s1_emit s1_emit(
-        .d(s1_emit$d),
-        .q(s1_emit$q),
-        .clock(s1_emit$clock)
-    );
-    nt_blocks_128_packetization$s1_meta s1_meta(
-        .d(s1_meta$d),
-        .q(s1_meta$q),
-        .clock(s1_meta$clock)
-    );
-    nt_blocks_128_packetization$s1_fwd s1_fwd(
-        .d(s1_fwd$d),
-        .q(s1_fwd$q),
-        .clock(s1_fwd$clock)
-    );
-    nt_blocks_128_packetization$s1_onehot s1_onehot(
-        .d(s1_onehot$d),
-        .q(s1_onehot$q),
-        .clock(s1_onehot$clock)
-    );
-    nt_blocks_128_packetization$s2_onehot s2_onehot(
-        .d(s2_onehot$d),
-        .q(s2_onehot$q),
-        .clock(s2_onehot$clock)
-    );
-    nt_blocks_128_packetization$fwd_word fwd_word(
-        .d(fwd_word$d),
-        .q(fwd_word$q),
-        .clock(fwd_word$clock)
-    );
-    nt_blocks_128_packetization$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    nt_blocks_128_packetization$s2_slot s2_slot(
-        .d(s2_slot$d),
-        .q(s2_slot$q),
-        .clock(s2_slot$clock)
-    );
-    nt_blocks_128_packetization$s2_emit s2_emit(
-        .d(s2_emit$d),
-        .q(s2_emit$q),
-        .clock(s2_emit$clock)
-    );
-    nt_blocks_128_packetization$s2_id s2_id(
-        .d(s2_id$d),
-        .q(s2_id$q),
-        .clock(s2_id$clock)
-    );
-    nt_blocks_128_packetization$s2_word s2_word(
-        .d(s2_word$d),
-        .q(s2_word$q),
-        .clock(s2_word$clock)
-    );
-    nt_blocks_128_packetization$s2_active s2_active(
-        .d(s2_active$d),
-        .q(s2_active$q),
-        .clock(s2_active$clock)
-    );
-    nt_blocks_128_packetization$s2_sched s2_sched(
-        .d(s2_sched$d),
-        .q(s2_sched$q),
-        .clock(s2_sched$clock)
-    );
-    nt_blocks_128_packetization$s2_sched_meta s2_sched_meta(
-        .d(s2_sched_meta$d),
-        .q(s2_sched_meta$q),
-        .clock(s2_sched_meta$clock)
-    );
-    nt_blocks_128_packetization$s2_cancel s2_cancel(
-        .d(s2_cancel$d),
-        .q(s2_cancel$q),
-        .clock(s2_cancel$clock)
-    );
-    nt_blocks_128_packetization$q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    nt_blocks_128_packetization$q0 q0(
-        .d(q0$d),
-        .q(q0$q),
-        .clock(q0$clock)
-    );
-    nt_blocks_128_packetization$q1 q1(
-        .d(q1$d),
-        .q(q1$q),
-        .clock(q1$clock)
-    );
-    nt_blocks_128_packetization$q2 q2(
-        .d(q2$d),
-        .q(q2$q),
-        .clock(q2$clock)
-    );
     nt_blocks_128_packetization$cnt_stale_dlv cnt_stale_dlv(
         .clock(cnt_stale_dlv$clock),
         .reset(cnt_stale_dlv$reset),
@@ -674,6 +504,176 @@ module nt_blocks_128_packetization(clock,reset,default_credit,timeout_threshold,
         .index(written_mask$index),
         .enable(written_mask$enable),
         .onehot(written_mask$onehot)
+    );
+    nt_blocks_128_packetization$active_bits active_bits(
+        .d(active_bits$d),
+        .q(active_bits$q),
+        .clock(active_bits$clock)
+    );
+    nt_blocks_128_packetization$sendable sendable(
+        .d(sendable$d),
+        .q(sendable$q),
+        .clock(sendable$clock)
+    );
+    nt_blocks_128_packetization$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
+    );
+    nt_blocks_128_packetization$rr_above_mask rr_above_mask(
+        .d(rr_above_mask$d),
+        .q(rr_above_mask$q),
+        .clock(rr_above_mask$clock)
+    );
+    nt_blocks_128_packetization$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_blocks_128_packetization$s1_rtx_flag s1_rtx_flag(
+        .d(s1_rtx_flag$d),
+        .q(s1_rtx_flag$q),
+        .clock(s1_rtx_flag$clock)
+    );
+    nt_blocks_128_packetization$s1_credit_flag s1_credit_flag(
+        .d(s1_credit_flag$d),
+        .q(s1_credit_flag$q),
+        .clock(s1_credit_flag$clock)
+    );
+    nt_blocks_128_packetization$s1_allow s1_allow(
+        .d(s1_allow$d),
+        .q(s1_allow$q),
+        .clock(s1_allow$clock)
+    );
+    nt_blocks_128_packetization$s1_raise s1_raise(
+        .d(s1_raise$d),
+        .q(s1_raise$q),
+        .clock(s1_raise$clock)
+    );
+    nt_blocks_128_packetization$s1_emit s1_emit(
+        .d(s1_emit$d),
+        .q(s1_emit$q),
+        .clock(s1_emit$clock)
+    );
+    nt_blocks_128_packetization$s1_kind s1_kind(
+        .d(s1_kind$d),
+        .q(s1_kind$q),
+        .clock(s1_kind$clock)
+    );
+    nt_blocks_128_packetization$s1_slot s1_slot(
+        .d(s1_slot$d),
+        .q(s1_slot$q),
+        .clock(s1_slot$clock)
+    );
+    nt_blocks_128_packetization$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_blocks_128_packetization$s1_credit s1_credit(
+        .d(s1_credit$d),
+        .q(s1_credit$q),
+        .clock(s1_credit$clock)
+    );
+    nt_blocks_128_packetization$s1_bitmap s1_bitmap(
+        .d(s1_bitmap$d),
+        .q(s1_bitmap$q),
+        .clock(s1_bitmap$clock)
+    );
+    nt_blocks_128_packetization$s1_rtx_p1 s1_rtx_p1(
+        .d(s1_rtx_p1$d),
+        .q(s1_rtx_p1$q),
+        .clock(s1_rtx_p1$clock)
+    );
+    nt_blocks_128_packetization$s1_meta s1_meta(
+        .d(s1_meta$d),
+        .q(s1_meta$q),
+        .clock(s1_meta$clock)
+    );
+    nt_blocks_128_packetization$s1_fwd s1_fwd(
+        .d(s1_fwd$d),
+        .q(s1_fwd$q),
+        .clock(s1_fwd$clock)
+    );
+    nt_blocks_128_packetization$s1_onehot s1_onehot(
+        .d(s1_onehot$d),
+        .q(s1_onehot$q),
+        .clock(s1_onehot$clock)
+    );
+    nt_blocks_128_packetization$s2_onehot s2_onehot(
+        .d(s2_onehot$d),
+        .q(s2_onehot$q),
+        .clock(s2_onehot$clock)
+    );
+    nt_blocks_128_packetization$fwd_word fwd_word(
+        .d(fwd_word$d),
+        .q(fwd_word$q),
+        .clock(fwd_word$clock)
+    );
+    nt_blocks_128_packetization$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    nt_blocks_128_packetization$s2_emit s2_emit(
+        .d(s2_emit$d),
+        .q(s2_emit$q),
+        .clock(s2_emit$clock)
+    );
+    nt_blocks_128_packetization$s2_active s2_active(
+        .d(s2_active$d),
+        .q(s2_active$q),
+        .clock(s2_active$clock)
+    );
+    nt_blocks_128_packetization$s2_slot s2_slot(
+        .d(s2_slot$d),
+        .q(s2_slot$q),
+        .clock(s2_slot$clock)
+    );
+    nt_blocks_128_packetization$s2_id s2_id(
+        .d(s2_id$d),
+        .q(s2_id$q),
+        .clock(s2_id$clock)
+    );
+    nt_blocks_128_packetization$s2_word s2_word(
+        .d(s2_word$d),
+        .q(s2_word$q),
+        .clock(s2_word$clock)
+    );
+    nt_blocks_128_packetization$s2_sched s2_sched(
+        .d(s2_sched$d),
+        .q(s2_sched$q),
+        .clock(s2_sched$clock)
+    );
+    nt_blocks_128_packetization$s2_sched_meta s2_sched_meta(
+        .d(s2_sched_meta$d),
+        .q(s2_sched_meta$q),
+        .clock(s2_sched_meta$clock)
+    );
+    nt_blocks_128_packetization$s2_cancel s2_cancel(
+        .d(s2_cancel$d),
+        .q(s2_cancel$q),
+        .clock(s2_cancel$clock)
+    );
+    nt_blocks_128_packetization$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
+    );
+    nt_blocks_128_packetization$q0 q0(
+        .d(q0$d),
+        .q(q0$q),
+        .clock(q0$clock)
+    );
+    nt_blocks_128_packetization$q1 q1(
+        .d(q1$d),
+        .q(q1$q),
+        .clock(q1$clock)
+    );
+    nt_blocks_128_packetization$q2 q2(
+        .d(q2$d),
+        .q(q2$q),
+        .clock(q2$clock)
     );
 
     // Update code
@@ -3531,43 +3531,43 @@ module nt_blocks_128_packetization$slot_update(word,slot,id_known,active,kind,ev
     reg  [63:0] c_del;
     reg  [63:0] c_tx;
     reg  [63:0] c_rtx;
+    reg  [63:0] c_pk;
+    reg  [63:0] d_ack;
+    reg  [63:0] d_del;
+    reg  [63:0] x_rtx;
+    reg  [63:0] t_rtx;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [63:0] u_del;
+    reg  [63:0] u_tx;
+    reg  [63:0] u_rtx;
     reg  [15:0] c_credit;
+    reg  [15:0] c_id_base;
+    reg  [15:0] x_credit;
+    reg  [15:0] i_credit_req;
+    reg  [15:0] i_credit;
+    reg  [15:0] u_credit;
+    reg  [15:0] u_id_base;
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
-    reg  [15:0] c_id_base;
-    reg  [63:0] c_pk;
+    reg  [7:0] t_cnt_inc;
+    reg  [7:0] u_npkts;
+    reg  [7:0] u_max;
+    reg  [7:0] u_tcnt;
     reg  hit;
     reg  k_dlv;
     reg  k_ctx;
     reg  k_to;
     reg  k_new;
-    reg  [63:0] d_ack;
-    reg  [63:0] d_del;
     reg  d_complete;
-    reg  [63:0] x_rtx;
     reg  x_beyond;
-    reg  [15:0] x_credit;
     reg  t_progress;
-    reg  [7:0] t_cnt_inc;
     reg  t_abandon;
-    reg  [63:0] t_rtx;
+    reg  u_allow;
     reg  [6:0] t_bound;
-    reg  [63:0] t_probe;
-    reg  [63:0] t_unacked;
     reg  [5:0] t_probe_off;
     reg  [16:0] i_npkts;
-    reg  [15:0] i_credit_req;
-    reg  [15:0] i_credit;
-    reg  [63:0] u_del;
-    reg  [63:0] u_tx;
-    reg  [63:0] u_rtx;
-    reg  [15:0] u_credit;
-    reg  u_allow;
-    reg  [7:0] u_npkts;
-    reg  [7:0] u_max;
-    reg  [7:0] u_tcnt;
-    reg  [15:0] u_id_base;
     reg  [87:0] u_meta;
 
     // Sub module instances

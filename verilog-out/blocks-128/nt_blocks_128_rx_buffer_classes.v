@@ -78,9 +78,6 @@ module nt_blocks_128_rx_buffer_classes(clock,reset,msg_len,fits,request_fits,cho
     wire  lists$3$empty;
     wire  lists$3$full;
     wire  [15:0] lists$3$double_free_count;
-    reg  [3:0] has_buffer$d;
-    wire  [3:0] has_buffer$q;
-    reg  has_buffer$clock;
     reg  [6:0] offered$0$d;
     wire  [6:0] offered$0$q;
     reg  offered$0$clock;
@@ -93,17 +90,20 @@ module nt_blocks_128_rx_buffer_classes(clock,reset,msg_len,fits,request_fits,cho
     reg  [6:0] offered$3$d;
     wire  [6:0] offered$3$q;
     reg  offered$3$clock;
+    reg  [3:0] has_buffer$d;
+    wire  [3:0] has_buffer$q;
+    reg  has_buffer$clock;
 
     // Local signals
     reg  [15:0] page$0;
     reg  [15:0] page$1;
     reg  [15:0] page$2;
     reg  [15:0] page$3;
-    reg  [31:0] msg_len32;
     reg  [15:0] offer16$0;
     reg  [15:0] offer16$1;
     reg  [15:0] offer16$2;
     reg  [15:0] offer16$3;
+    reg  [31:0] msg_len32;
     reg  [3:0] free_onehot;
     reg  [3:0] fits_now;
     reg  [3:0] has_buffer_now;
@@ -160,11 +160,6 @@ module nt_blocks_128_rx_buffer_classes(clock,reset,msg_len,fits,request_fits,cho
         .full(lists$3$full),
         .double_free_count(lists$3$double_free_count)
     );
-    nt_blocks_128_rx_buffer_classes$has_buffer has_buffer(
-        .d(has_buffer$d),
-        .q(has_buffer$q),
-        .clock(has_buffer$clock)
-    );
     nt_blocks_128_rx_buffer_classes$offered$0 offered$0(
         .d(offered$0$d),
         .q(offered$0$q),
@@ -184,6 +179,11 @@ module nt_blocks_128_rx_buffer_classes(clock,reset,msg_len,fits,request_fits,cho
         .d(offered$3$d),
         .q(offered$3$q),
         .clock(offered$3$clock)
+    );
+    nt_blocks_128_rx_buffer_classes$has_buffer has_buffer(
+        .d(has_buffer$d),
+        .q(has_buffer$q),
+        .clock(has_buffer$clock)
     );
 
     // Update code
@@ -324,12 +324,6 @@ module nt_blocks_128_rx_buffer_classes$lists$0(clock,reset,alloc_valid,alloc_id,
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [127:0] in_use$d;
-    wire  [127:0] in_use$q;
-    reg  in_use$clock;
-    reg  [127:0] pending$d;
-    wire  [127:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -341,22 +335,18 @@ module nt_blocks_128_rx_buffer_classes$lists$0(clock,reset,alloc_valid,alloc_id,
     reg  [6:0] freed$index;
     reg  freed$enable;
     wire  [127:0] freed$onehot;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
+    reg  in_use$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [127:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_128_rx_buffer_classes$lists$0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_128_rx_buffer_classes$lists$0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_128_rx_buffer_classes$lists$0$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -373,6 +363,16 @@ module nt_blocks_128_rx_buffer_classes$lists$0(clock,reset,alloc_valid,alloc_id,
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$0$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -581,12 +581,6 @@ module nt_blocks_128_rx_buffer_classes$lists$1(clock,reset,alloc_valid,alloc_id,
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [127:0] in_use$d;
-    wire  [127:0] in_use$q;
-    reg  in_use$clock;
-    reg  [127:0] pending$d;
-    wire  [127:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -598,22 +592,18 @@ module nt_blocks_128_rx_buffer_classes$lists$1(clock,reset,alloc_valid,alloc_id,
     reg  [6:0] freed$index;
     reg  freed$enable;
     wire  [127:0] freed$onehot;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
+    reg  in_use$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [127:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_128_rx_buffer_classes$lists$1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_128_rx_buffer_classes$lists$1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_128_rx_buffer_classes$lists$1$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -630,6 +620,16 @@ module nt_blocks_128_rx_buffer_classes$lists$1(clock,reset,alloc_valid,alloc_id,
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$1$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -838,12 +838,6 @@ module nt_blocks_128_rx_buffer_classes$lists$2(clock,reset,alloc_valid,alloc_id,
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [127:0] in_use$d;
-    wire  [127:0] in_use$q;
-    reg  in_use$clock;
-    reg  [127:0] pending$d;
-    wire  [127:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -855,22 +849,18 @@ module nt_blocks_128_rx_buffer_classes$lists$2(clock,reset,alloc_valid,alloc_id,
     reg  [6:0] freed$index;
     reg  freed$enable;
     wire  [127:0] freed$onehot;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
+    reg  in_use$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [127:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_128_rx_buffer_classes$lists$2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_128_rx_buffer_classes$lists$2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_128_rx_buffer_classes$lists$2$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -887,6 +877,16 @@ module nt_blocks_128_rx_buffer_classes$lists$2(clock,reset,alloc_valid,alloc_id,
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$2$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -1095,12 +1095,6 @@ module nt_blocks_128_rx_buffer_classes$lists$3(clock,reset,alloc_valid,alloc_id,
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [127:0] in_use$d;
-    wire  [127:0] in_use$q;
-    reg  in_use$clock;
-    reg  [127:0] pending$d;
-    wire  [127:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -1112,22 +1106,18 @@ module nt_blocks_128_rx_buffer_classes$lists$3(clock,reset,alloc_valid,alloc_id,
     reg  [6:0] freed$index;
     reg  freed$enable;
     wire  [127:0] freed$onehot;
+    reg  [127:0] in_use$d;
+    wire  [127:0] in_use$q;
+    reg  in_use$clock;
+    reg  [127:0] pending$d;
+    wire  [127:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [127:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_128_rx_buffer_classes$lists$3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_128_rx_buffer_classes$lists$3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_128_rx_buffer_classes$lists$3$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -1144,6 +1134,16 @@ module nt_blocks_128_rx_buffer_classes$lists$3(clock,reset,alloc_valid,alloc_id,
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$3$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_128_rx_buffer_classes$lists$3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code

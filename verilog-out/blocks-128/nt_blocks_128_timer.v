@@ -32,30 +32,6 @@ module nt_blocks_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sche
     reg  meta_mem$write_clock;
     reg  [7:0] meta_mem$write_data;
     reg  meta_mem$write_enable;
-    reg  [127:0] valid_bits$d;
-    wire  [127:0] valid_bits$q;
-    reg  valid_bits$clock;
-    reg  [6:0] scan_ptr$d;
-    wire  [6:0] scan_ptr$q;
-    reg  scan_ptr$clock;
-    reg  s1_live$d;
-    wire  s1_live$q;
-    reg  s1_live$clock;
-    reg  [6:0] s1_id$d;
-    wire  [6:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  s1_stale$d;
-    wire  s1_stale$q;
-    reg  s1_stale$clock;
-    reg  out_pending$d;
-    wire  out_pending$q;
-    reg  out_pending$clock;
-    reg  [6:0] out_id$d;
-    wire  [6:0] out_id$q;
-    reg  out_id$clock;
-    reg  [7:0] out_meta$d;
-    wire  [7:0] out_meta$q;
-    reg  out_meta$clock;
     reg  [6:0] fired$index;
     reg  fired$enable;
     wire  [127:0] fired$onehot;
@@ -65,6 +41,30 @@ module nt_blocks_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sche
     reg  [6:0] cancelled$index;
     reg  cancelled$enable;
     wire  [127:0] cancelled$onehot;
+    reg  [127:0] valid_bits$d;
+    wire  [127:0] valid_bits$q;
+    reg  valid_bits$clock;
+    reg  [6:0] scan_ptr$d;
+    wire  [6:0] scan_ptr$q;
+    reg  scan_ptr$clock;
+    reg  [6:0] s1_id$d;
+    wire  [6:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [6:0] out_id$d;
+    wire  [6:0] out_id$q;
+    reg  out_id$clock;
+    reg  s1_live$d;
+    wire  s1_live$q;
+    reg  s1_live$clock;
+    reg  s1_stale$d;
+    wire  s1_stale$q;
+    reg  s1_stale$clock;
+    reg  out_pending$d;
+    wire  out_pending$q;
+    reg  out_pending$clock;
+    reg  [7:0] out_meta$d;
+    wire  [7:0] out_meta$q;
+    reg  out_meta$clock;
 
     // Local signals
     reg  sched_hits_s1;
@@ -94,46 +94,6 @@ module nt_blocks_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sche
         .write_data(meta_mem$write_data),
         .write_enable(meta_mem$write_enable)
     );
-    nt_blocks_128_timer$valid_bits valid_bits(
-        .d(valid_bits$d),
-        .q(valid_bits$q),
-        .clock(valid_bits$clock)
-    );
-    nt_blocks_128_timer$scan_ptr scan_ptr(
-        .d(scan_ptr$d),
-        .q(scan_ptr$q),
-        .clock(scan_ptr$clock)
-    );
-    nt_blocks_128_timer$s1_live s1_live(
-        .d(s1_live$d),
-        .q(s1_live$q),
-        .clock(s1_live$clock)
-    );
-    nt_blocks_128_timer$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_blocks_128_timer$s1_stale s1_stale(
-        .d(s1_stale$d),
-        .q(s1_stale$q),
-        .clock(s1_stale$clock)
-    );
-    nt_blocks_128_timer$out_pending out_pending(
-        .d(out_pending$d),
-        .q(out_pending$q),
-        .clock(out_pending$clock)
-    );
-    nt_blocks_128_timer$out_id out_id(
-        .d(out_id$d),
-        .q(out_id$q),
-        .clock(out_id$clock)
-    );
-    nt_blocks_128_timer$out_meta out_meta(
-        .d(out_meta$d),
-        .q(out_meta$q),
-        .clock(out_meta$clock)
-    );
     nt_blocks_128_timer$fired fired(
         .index(fired$index),
         .enable(fired$enable),
@@ -148,6 +108,46 @@ module nt_blocks_128_timer(clock,reset,now,sched_valid,sched_id,sched_delay,sche
         .index(cancelled$index),
         .enable(cancelled$enable),
         .onehot(cancelled$onehot)
+    );
+    nt_blocks_128_timer$valid_bits valid_bits(
+        .d(valid_bits$d),
+        .q(valid_bits$q),
+        .clock(valid_bits$clock)
+    );
+    nt_blocks_128_timer$scan_ptr scan_ptr(
+        .d(scan_ptr$d),
+        .q(scan_ptr$q),
+        .clock(scan_ptr$clock)
+    );
+    nt_blocks_128_timer$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_blocks_128_timer$out_id out_id(
+        .d(out_id$d),
+        .q(out_id$q),
+        .clock(out_id$clock)
+    );
+    nt_blocks_128_timer$s1_live s1_live(
+        .d(s1_live$d),
+        .q(s1_live$q),
+        .clock(s1_live$clock)
+    );
+    nt_blocks_128_timer$s1_stale s1_stale(
+        .d(s1_stale$d),
+        .q(s1_stale$q),
+        .clock(s1_stale$clock)
+    );
+    nt_blocks_128_timer$out_pending out_pending(
+        .d(out_pending$d),
+        .q(out_pending$q),
+        .clock(out_pending$clock)
+    );
+    nt_blocks_128_timer$out_meta out_meta(
+        .d(out_meta$d),
+        .q(out_meta$q),
+        .clock(out_meta$clock)
     );
 
     // Update code

@@ -57,6 +57,14 @@ module nt_blocks_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_
     output reg  m_axis$is_rtx;
 
     // Stub signals
+    reg  cnt_ctrl$clock;
+    reg  cnt_ctrl$reset;
+    reg  cnt_ctrl$increment;
+    wire  [15:0] cnt_ctrl$count;
+    reg  cnt_data$clock;
+    reg  cnt_data$reset;
+    reg  cnt_data$increment;
+    wire  [15:0] cnt_data$count;
     reg  in_packet$d;
     wire  in_packet$q;
     reg  in_packet$clock;
@@ -69,14 +77,6 @@ module nt_blocks_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_
     reg  burst_used$d;
     wire  burst_used$q;
     reg  burst_used$clock;
-    reg  cnt_ctrl$clock;
-    reg  cnt_ctrl$reset;
-    reg  cnt_ctrl$increment;
-    wire  [15:0] cnt_ctrl$count;
-    reg  cnt_data$clock;
-    reg  cnt_data$reset;
-    reg  cnt_data$increment;
-    wire  [15:0] cnt_data$count;
 
     // Local signals
     reg  [7:0] ctrl_run_next;
@@ -86,6 +86,18 @@ module nt_blocks_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_
     reg  beat;
 
     // Sub module instances
+    nt_blocks_16_arbiter$cnt_ctrl cnt_ctrl(
+        .clock(cnt_ctrl$clock),
+        .reset(cnt_ctrl$reset),
+        .increment(cnt_ctrl$increment),
+        .count(cnt_ctrl$count)
+    );
+    nt_blocks_16_arbiter$cnt_data cnt_data(
+        .clock(cnt_data$clock),
+        .reset(cnt_data$reset),
+        .increment(cnt_data$increment),
+        .count(cnt_data$count)
+    );
     nt_blocks_16_arbiter$in_packet in_packet(
         .d(in_packet$d),
         .q(in_packet$q),
@@ -105,18 +117,6 @@ module nt_blocks_16_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data_
         .d(burst_used$d),
         .q(burst_used$q),
         .clock(burst_used$clock)
-    );
-    nt_blocks_16_arbiter$cnt_ctrl cnt_ctrl(
-        .clock(cnt_ctrl$clock),
-        .reset(cnt_ctrl$reset),
-        .increment(cnt_ctrl$increment),
-        .count(cnt_ctrl$count)
-    );
-    nt_blocks_16_arbiter$cnt_data cnt_data(
-        .clock(cnt_data$clock),
-        .reset(cnt_data$reset),
-        .increment(cnt_data$increment),
-        .count(cnt_data$count)
     );
 
     // Update code

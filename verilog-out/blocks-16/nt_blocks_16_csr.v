@@ -37,36 +37,36 @@ module nt_blocks_16_csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil$w
     reg  aw_held$d;
     wire  aw_held$q;
     reg  aw_held$clock;
-    reg  [11:0] aw_addr$d;
-    wire  [11:0] aw_addr$q;
-    reg  aw_addr$clock;
     reg  w_held$d;
     wire  w_held$q;
     reg  w_held$clock;
-    reg  [31:0] w_data$d;
-    wire  [31:0] w_data$q;
-    reg  w_data$clock;
-    reg  [3:0] w_strb$d;
-    wire  [3:0] w_strb$q;
-    reg  w_strb$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
-    reg  [1:0] b_resp$d;
-    wire  [1:0] b_resp$q;
-    reg  b_resp$clock;
     reg  r_valid$d;
     wire  r_valid$q;
     reg  r_valid$clock;
+    reg  [11:0] aw_addr$d;
+    wire  [11:0] aw_addr$q;
+    reg  aw_addr$clock;
+    reg  [31:0] w_data$d;
+    wire  [31:0] w_data$q;
+    reg  w_data$clock;
     reg  [31:0] r_data$d;
     wire  [31:0] r_data$q;
     reg  r_data$clock;
-    reg  [1:0] r_resp$d;
-    wire  [1:0] r_resp$q;
-    reg  r_resp$clock;
     reg  [31:0] errors$d;
     wire  [31:0] errors$q;
     reg  errors$clock;
+    reg  [3:0] w_strb$d;
+    wire  [3:0] w_strb$q;
+    reg  w_strb$clock;
+    reg  [1:0] b_resp$d;
+    wire  [1:0] b_resp$q;
+    reg  b_resp$clock;
+    reg  [1:0] r_resp$d;
+    wire  [1:0] r_resp$q;
+    reg  r_resp$clock;
 
     // Local signals
     reg  b_free;
@@ -75,27 +75,27 @@ module nt_blocks_16_csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil$w
     reg  have_aw;
     reg  have_w;
     reg  write_go;
-    reg  [11:0] wr_addr;
-    reg  [31:0] wr_data;
-    reg  [3:0] wr_strb;
     reg  wr_ok;
     reg  wr_err;
+    reg  [11:0] wr_addr;
+    reg  [31:0] wr_data;
     reg  [31:0] lane0;
     reg  [31:0] lane1;
     reg  [31:0] lane2;
     reg  [31:0] lane3;
     reg  [31:0] wr_mask;
+    reg  [3:0] wr_strb;
     reg  [3:0] wr_index;
     reg  ar_take;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
     reg  rd_cfg_implemented;
+    reg  rd_err;
     reg  [3:0] rd_cfg_index;
     reg  [255:0] rd_cfg_256;
     reg  [127:0] rd_cfg_128;
     reg  [63:0] rd_cfg_64;
     reg  [31:0] rd_cfg_value;
-    reg  rd_err;
     reg  [31:0] err_inc;
 
     // Sub module instances
@@ -109,55 +109,55 @@ module nt_blocks_16_csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil$w
         .q(aw_held$q),
         .clock(aw_held$clock)
     );
-    nt_blocks_16_csr$aw_addr aw_addr(
-        .d(aw_addr$d),
-        .q(aw_addr$q),
-        .clock(aw_addr$clock)
-    );
     nt_blocks_16_csr$w_held w_held(
         .d(w_held$d),
         .q(w_held$q),
         .clock(w_held$clock)
-    );
-    nt_blocks_16_csr$w_data w_data(
-        .d(w_data$d),
-        .q(w_data$q),
-        .clock(w_data$clock)
-    );
-    nt_blocks_16_csr$w_strb w_strb(
-        .d(w_strb$d),
-        .q(w_strb$q),
-        .clock(w_strb$clock)
     );
     nt_blocks_16_csr$b_valid b_valid(
         .d(b_valid$d),
         .q(b_valid$q),
         .clock(b_valid$clock)
     );
-    nt_blocks_16_csr$b_resp b_resp(
-        .d(b_resp$d),
-        .q(b_resp$q),
-        .clock(b_resp$clock)
-    );
     nt_blocks_16_csr$r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
+    );
+    nt_blocks_16_csr$aw_addr aw_addr(
+        .d(aw_addr$d),
+        .q(aw_addr$q),
+        .clock(aw_addr$clock)
+    );
+    nt_blocks_16_csr$w_data w_data(
+        .d(w_data$d),
+        .q(w_data$q),
+        .clock(w_data$clock)
     );
     nt_blocks_16_csr$r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    nt_blocks_16_csr$r_resp r_resp(
-        .d(r_resp$d),
-        .q(r_resp$q),
-        .clock(r_resp$clock)
-    );
     nt_blocks_16_csr$errors errors(
         .d(errors$d),
         .q(errors$q),
         .clock(errors$clock)
+    );
+    nt_blocks_16_csr$w_strb w_strb(
+        .d(w_strb$d),
+        .q(w_strb$q),
+        .clock(w_strb$clock)
+    );
+    nt_blocks_16_csr$b_resp b_resp(
+        .d(b_resp$d),
+        .q(b_resp$q),
+        .clock(b_resp$clock)
+    );
+    nt_blocks_16_csr$r_resp r_resp(
+        .d(r_resp$d),
+        .q(r_resp$q),
+        .clock(r_resp$clock)
     );
 
     // Update code

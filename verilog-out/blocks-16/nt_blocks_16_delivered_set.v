@@ -136,6 +136,10 @@ module nt_blocks_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,foun
     reg  [63:0] hash$key;
     wire  [11:0] hash$h0;
     wire  [11:0] hash$h1;
+    reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -181,10 +185,6 @@ module nt_blocks_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,foun
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  c_full_wait$clock;
-    reg  c_full_wait$reset;
-    reg  c_full_wait$increment;
-    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -370,6 +370,12 @@ module nt_blocks_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,foun
         .h0(hash$h0),
         .h1(hash$h1)
     );
+    nt_blocks_16_delivered_set$c_full_wait c_full_wait(
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
+    );
     nt_blocks_16_delivered_set$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -444,12 +450,6 @@ module nt_blocks_16_delivered_set(clock,reset,ready,lookup_valid,lookup_key,foun
         .d(since_scrub$d),
         .q(since_scrub$q),
         .clock(since_scrub$clock)
-    );
-    nt_blocks_16_delivered_set$c_full_wait c_full_wait(
-        .clock(c_full_wait$clock),
-        .reset(c_full_wait$reset),
-        .increment(c_full_wait$increment),
-        .count(c_full_wait$count)
     );
 
     // Update code

@@ -39,6 +39,14 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     localparam  header_len = 16'h32;
 
     // Stub signals
+    reg  frames$clock;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
+    reg  mismatches$clock;
+    reg  mismatches$reset;
+    reg  mismatches$increment;
+    wire  [31:0] mismatches$count;
     reg  [3:0] out_beat$d;
     wire  [3:0] out_beat$q;
     reg  out_beat$clock;
@@ -60,14 +68,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
-    reg  frames$clock;
-    reg  frames$reset;
-    reg  frames$increment;
-    wire  [31:0] frames$count;
-    reg  mismatches$clock;
-    reg  mismatches$reset;
-    reg  mismatches$increment;
-    wire  [31:0] mismatches$count;
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
@@ -77,10 +77,16 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
 
     // Local signals
     reg  frame_mismatched;
+    reg  take;
+    reg  frame_done;
     reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
     reg  [15:0] total_len;
+    reg  [15:0] fold2;
+    reg  [15:0] checksum;
+    reg  [15:0] keep_bytes;
+    reg  [15:0] bytes_now;
     reg  [511:0] hdr_eth;
     reg  [511:0] hdr_ip;
     reg  [511:0] hdr_transport_a;
@@ -88,16 +94,22 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  [511:0] header_now;
     reg  [19:0] ip_sum;
     reg  [16:0] fold1;
-    reg  [15:0] fold2;
-    reg  [15:0] checksum;
     reg  [8:0] beat_offset;
     reg  [63:0] header_beat;
-    reg  [15:0] keep_bytes;
-    reg  [15:0] bytes_now;
-    reg  take;
-    reg  frame_done;
 
     // Sub module instances
+    nt_blocks_16_deparser$frames frames(
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
+    );
+    nt_blocks_16_deparser$mismatches mismatches(
+        .clock(mismatches$clock),
+        .reset(mismatches$reset),
+        .increment(mismatches$increment),
+        .count(mismatches$count)
+    );
     nt_blocks_16_deparser$out_beat out_beat(
         .d(out_beat$d),
         .q(out_beat$q),
@@ -132,18 +144,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         .d(sent_bytes$d),
         .q(sent_bytes$q),
         .clock(sent_bytes$clock)
-    );
-    nt_blocks_16_deparser$frames frames(
-        .clock(frames$clock),
-        .reset(frames$reset),
-        .increment(frames$increment),
-        .count(frames$count)
-    );
-    nt_blocks_16_deparser$mismatches mismatches(
-        .clock(mismatches$clock),
-        .reset(mismatches$reset),
-        .increment(mismatches$increment),
-        .count(mismatches$count)
     );
     nt_blocks_16_deparser$frame_ended frame_ended(
         .d(frame_ended$d),

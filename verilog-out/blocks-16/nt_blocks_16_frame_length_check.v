@@ -34,8 +34,8 @@ module nt_blocks_16_frame_length_check(clock,reset,beat,first,last,tkeep,ip_tota
 
     // Local signals
     reg  [15:0] beat_bytes;
-    reg  keep_contig;
     reg  [15:0] cur_bytes;
+    reg  keep_contig;
     reg  cur_bad;
     reg  [23:0] p_start;
     reg  [23:0] p_len;

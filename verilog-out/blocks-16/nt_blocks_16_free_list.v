@@ -14,12 +14,6 @@ module nt_blocks_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -31,22 +25,18 @@ module nt_blocks_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_free_list$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_free_list$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_free_list$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -63,6 +53,16 @@ module nt_blocks_16_free_list(clock,reset,alloc_valid,alloc_id,alloc_ready,free_
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_free_list$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_free_list$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code

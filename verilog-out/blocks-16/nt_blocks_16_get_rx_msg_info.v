@@ -134,6 +134,56 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  [1:0] buffers$free_class;
     reg  [3:0] buffers$free_index;
     wire  [3:0] buffers$full;
+    reg  c_zero_len$clock;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
+    reg  c_too_long$clock;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
+    reg  c_bad_offset$clock;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
+    reg  c_len_mismatch$clock;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
+    reg  c_no_id$clock;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
+    reg  c_no_buffer$clock;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
+    reg  c_bucket_full$clock;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
+    reg  c_duplicate$clock;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
+    reg  c_recent$clock;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
+    reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
+    reg  [63:0] missing_ffs$bitmap;
+    wire  missing_ffs$found;
+    wire  [5:0] missing_ffs$index;
+    wire  [63:0] missing_ffs$onehot;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
@@ -143,12 +193,12 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
-    reg  [3:0] init_ptr$d;
-    wire  [3:0] init_ptr$q;
-    reg  init_ptr$clock;
     reg  phase_b$d;
     wire  phase_b$q;
     reg  phase_b$clock;
+    reg  [3:0] init_ptr$d;
+    wire  [3:0] init_ptr$q;
+    reg  init_ptr$clock;
     reg  phase_c$d;
     wire  phase_c$q;
     reg  phase_c$clock;
@@ -197,12 +247,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  r_fail$d;
     wire  r_fail$q;
     reg  r_fail$clock;
-    reg  [2:0] r_reason$d;
-    wire  [2:0] r_reason$q;
-    reg  r_reason$clock;
-    reg  [15:0] r_rx_msg_id$d;
-    wire  [15:0] r_rx_msg_id$q;
-    reg  r_rx_msg_id$clock;
     reg  r_new_msg$d;
     wire  r_new_msg$q;
     reg  r_new_msg$clock;
@@ -215,6 +259,12 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  r_last$d;
     wire  r_last$q;
     reg  r_last$clock;
+    reg  [2:0] r_reason$d;
+    wire  [2:0] r_reason$q;
+    reg  r_reason$clock;
+    reg  [15:0] r_rx_msg_id$d;
+    wire  [15:0] r_rx_msg_id$q;
+    reg  r_rx_msg_id$clock;
     reg  [8:0] r_ack$d;
     wire  [8:0] r_ack$q;
     reg  r_ack$clock;
@@ -224,62 +274,18 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  r_ack_missing$d;
     wire  r_ack_missing$q;
     reg  r_ack_missing$clock;
-    reg  [15:0] r_page$d;
-    wire  [15:0] r_page$q;
-    reg  r_page$clock;
     reg  r_sched$d;
     wire  r_sched$q;
     reg  r_sched$clock;
+    reg  [15:0] r_page$d;
+    wire  [15:0] r_page$q;
+    reg  r_page$clock;
     reg  [3:0] r_sched_slot$d;
     wire  [3:0] r_sched_slot$q;
     reg  r_sched_slot$clock;
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  c_zero_len$clock;
-    reg  c_zero_len$reset;
-    reg  c_zero_len$increment;
-    wire  [31:0] c_zero_len$count;
-    reg  c_too_long$clock;
-    reg  c_too_long$reset;
-    reg  c_too_long$increment;
-    wire  [31:0] c_too_long$count;
-    reg  c_bad_offset$clock;
-    reg  c_bad_offset$reset;
-    reg  c_bad_offset$increment;
-    wire  [31:0] c_bad_offset$count;
-    reg  c_len_mismatch$clock;
-    reg  c_len_mismatch$reset;
-    reg  c_len_mismatch$increment;
-    wire  [31:0] c_len_mismatch$count;
-    reg  c_no_id$clock;
-    reg  c_no_id$reset;
-    reg  c_no_id$increment;
-    wire  [31:0] c_no_id$count;
-    reg  c_no_buffer$clock;
-    reg  c_no_buffer$reset;
-    reg  c_no_buffer$increment;
-    wire  [31:0] c_no_buffer$count;
-    reg  c_bucket_full$clock;
-    reg  c_bucket_full$reset;
-    reg  c_bucket_full$increment;
-    wire  [31:0] c_bucket_full$count;
-    reg  c_duplicate$clock;
-    reg  c_duplicate$reset;
-    reg  c_duplicate$increment;
-    wire  [31:0] c_duplicate$count;
-    reg  c_recent$clock;
-    reg  c_recent$reset;
-    reg  c_recent$increment;
-    wire  [31:0] c_recent$count;
-    reg  c_fallback$clock;
-    reg  c_fallback$reset;
-    reg  c_fallback$increment;
-    wire  [31:0] c_fallback$count;
-    reg  [63:0] missing_ffs$bitmap;
-    wire  missing_ffs$found;
-    wire  [5:0] missing_ffs$index;
-    wire  [63:0] missing_ffs$onehot;
     reg  id_offer_valid$d;
     wire  id_offer_valid$q;
     reg  id_offer_valid$clock;
@@ -310,6 +316,12 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  ap_wr_pos$d;
     wire  ap_wr_pos$q;
     reg  ap_wr_pos$clock;
+    reg  ap_duplicate$d;
+    wire  ap_duplicate$q;
+    reg  ap_duplicate$clock;
+    reg  ap_fallback$d;
+    wire  ap_fallback$q;
+    reg  ap_fallback$clock;
     reg  [3:0] ap_wr_bucket$d;
     wire  [3:0] ap_wr_bucket$q;
     reg  ap_wr_bucket$clock;
@@ -325,24 +337,12 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  [87:0] ap_info$d;
     wire  [87:0] ap_info$q;
     reg  ap_info$clock;
-    reg  ap_duplicate$d;
-    wire  ap_duplicate$q;
-    reg  ap_duplicate$clock;
-    reg  ap_fallback$d;
-    wire  ap_fallback$q;
-    reg  ap_fallback$clock;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  o_valid$clock;
     reg  o_fail$d;
     wire  o_fail$q;
     reg  o_fail$clock;
-    reg  [2:0] o_reason$d;
-    wire  [2:0] o_reason$q;
-    reg  o_reason$clock;
-    reg  [15:0] o_rx_msg_id$d;
-    wire  [15:0] o_rx_msg_id$q;
-    reg  o_rx_msg_id$clock;
     reg  o_new_msg$d;
     wire  o_new_msg$q;
     reg  o_new_msg$clock;
@@ -355,58 +355,58 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  o_last$d;
     wire  o_last$q;
     reg  o_last$clock;
-    reg  [8:0] o_ack$d;
-    wire  [8:0] o_ack$q;
-    reg  o_ack$clock;
-    reg  [15:0] o_page$d;
-    wire  [15:0] o_page$q;
-    reg  o_page$clock;
     reg  o_sched$d;
     wire  o_sched$q;
     reg  o_sched$clock;
+    reg  [2:0] o_reason$d;
+    wire  [2:0] o_reason$q;
+    reg  o_reason$clock;
+    reg  [15:0] o_rx_msg_id$d;
+    wire  [15:0] o_rx_msg_id$q;
+    reg  o_rx_msg_id$clock;
+    reg  [15:0] o_page$d;
+    wire  [15:0] o_page$q;
+    reg  o_page$clock;
+    reg  [8:0] o_ack$d;
+    wire  [8:0] o_ack$q;
+    reg  o_ack$clock;
     reg  [3:0] o_sched_slot$d;
     wire  [3:0] o_sched_slot$q;
     reg  o_sched_slot$clock;
     reg  [7:0] o_sched_gen$d;
     wire  [7:0] o_sched_gen$q;
     reg  o_sched_gen$clock;
-    reg  [3:0] alloc_mask$index;
-    reg  alloc_mask$enable;
-    wire  [15:0] alloc_mask$onehot;
-    reg  [3:0] release_mask$index;
-    reg  release_mask$enable;
-    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
     reg  take_release;
     reg  take_request;
-    reg  [63:0] req_key;
-    reg  [3:0] h0;
-    reg  [3:0] h1;
     reg  do_request;
     reg  do_release;
     reg  hit_found;
-    reg  [163:0] hit_entry;
     reg  hit_way;
     reg  hit_pos;
+    reg  hit_len_ok;
+    reg  [63:0] req_key;
+    reg  [3:0] h0;
+    reg  [3:0] h1;
+    reg  [163:0] hit_entry;
     reg  [3:0] hit_slot;
     reg  [7:0] hit_gen;
-    reg  hit_len_ok;
     reg  [16:0] req_pkts;
     reg  [16:0] a_pkts;
     reg  [6:0] sel_pkts;
     reg  [63:0] sel_bitmap;
-    reg  [5:0] off6;
     reg  [63:0] bitmap_after;
     reg  [63:0] pkt_mask;
     reg  [63:0] missing;
+    reg  [5:0] off6;
     reg  was_complete;
-    reg  [1:0] used0;
-    reg  [1:0] used1;
     reg  new_way;
     reg  new_pos;
     reg  bucket_full;
+    reg  [1:0] used0;
+    reg  [1:0] used1;
     reg  late_duplicate;
     reg  [2:0] reason;
     reg  [2:0] miss_reason;
@@ -414,17 +414,17 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
     reg  alloc_ok;
     reg  do_alloc;
     reg  [3:0] new_slot;
+    reg  [3:0] rel_index;
     reg  [7:0] new_gen;
     reg  [163:0] new_entry;
     reg  [163:0] upd_entry;
+    reg  [163:0] wr_data;
     reg  wr_way;
     reg  wr_pos;
-    reg  [3:0] wr_bucket;
-    reg  [163:0] wr_data;
     reg  wr_enable;
+    reg  [3:0] wr_bucket;
     reg  [87:0] rel_info;
     reg  [1:0] rel_class;
-    reg  [3:0] rel_index;
     reg  [15:0] live_set;
 
     // Sub module instances
@@ -528,6 +528,82 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .free_index(buffers$free_index),
         .full(buffers$full)
     );
+    nt_blocks_16_get_rx_msg_info$c_zero_len c_zero_len(
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_too_long c_too_long(
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_bad_offset c_bad_offset(
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_len_mismatch c_len_mismatch(
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_no_id c_no_id(
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_no_buffer c_no_buffer(
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_bucket_full c_bucket_full(
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_duplicate c_duplicate(
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_recent c_recent(
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
+    );
+    nt_blocks_16_get_rx_msg_info$c_fallback c_fallback(
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
+    );
+    nt_blocks_16_get_rx_msg_info$missing_ffs missing_ffs(
+        .bitmap(missing_ffs$bitmap),
+        .found(missing_ffs$found),
+        .index(missing_ffs$index),
+        .onehot(missing_ffs$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
     nt_blocks_16_get_rx_msg_info$live live(
         .d(live$d),
         .q(live$q),
@@ -543,15 +619,15 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(init_done$q),
         .clock(init_done$clock)
     );
-    nt_blocks_16_get_rx_msg_info$init_ptr init_ptr(
-        .d(init_ptr$d),
-        .q(init_ptr$q),
-        .clock(init_ptr$clock)
-    );
     nt_blocks_16_get_rx_msg_info$phase_b phase_b(
         .d(phase_b$d),
         .q(phase_b$q),
         .clock(phase_b$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$init_ptr init_ptr(
+        .d(init_ptr$d),
+        .q(init_ptr$q),
+        .clock(init_ptr$clock)
     );
     nt_blocks_16_get_rx_msg_info$phase_c phase_c(
         .d(phase_c$d),
@@ -633,16 +709,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(r_fail$q),
         .clock(r_fail$clock)
     );
-    nt_blocks_16_get_rx_msg_info$r_reason r_reason(
-        .d(r_reason$d),
-        .q(r_reason$q),
-        .clock(r_reason$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$r_rx_msg_id r_rx_msg_id(
-        .d(r_rx_msg_id$d),
-        .q(r_rx_msg_id$q),
-        .clock(r_rx_msg_id$clock)
-    );
     nt_blocks_16_get_rx_msg_info$r_new_msg r_new_msg(
         .d(r_new_msg$d),
         .q(r_new_msg$q),
@@ -663,6 +729,16 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(r_last$q),
         .clock(r_last$clock)
     );
+    nt_blocks_16_get_rx_msg_info$r_reason r_reason(
+        .d(r_reason$d),
+        .q(r_reason$q),
+        .clock(r_reason$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$r_rx_msg_id r_rx_msg_id(
+        .d(r_rx_msg_id$d),
+        .q(r_rx_msg_id$q),
+        .clock(r_rx_msg_id$clock)
+    );
     nt_blocks_16_get_rx_msg_info$r_ack r_ack(
         .d(r_ack$d),
         .q(r_ack$q),
@@ -678,15 +754,15 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(r_ack_missing$q),
         .clock(r_ack_missing$clock)
     );
-    nt_blocks_16_get_rx_msg_info$r_page r_page(
-        .d(r_page$d),
-        .q(r_page$q),
-        .clock(r_page$clock)
-    );
     nt_blocks_16_get_rx_msg_info$r_sched r_sched(
         .d(r_sched$d),
         .q(r_sched$q),
         .clock(r_sched$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$r_page r_page(
+        .d(r_page$d),
+        .q(r_page$q),
+        .clock(r_page$clock)
     );
     nt_blocks_16_get_rx_msg_info$r_sched_slot r_sched_slot(
         .d(r_sched_slot$d),
@@ -697,72 +773,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .d(r_sched_gen$d),
         .q(r_sched_gen$q),
         .clock(r_sched_gen$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$c_zero_len c_zero_len(
-        .clock(c_zero_len$clock),
-        .reset(c_zero_len$reset),
-        .increment(c_zero_len$increment),
-        .count(c_zero_len$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_too_long c_too_long(
-        .clock(c_too_long$clock),
-        .reset(c_too_long$reset),
-        .increment(c_too_long$increment),
-        .count(c_too_long$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_bad_offset c_bad_offset(
-        .clock(c_bad_offset$clock),
-        .reset(c_bad_offset$reset),
-        .increment(c_bad_offset$increment),
-        .count(c_bad_offset$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_len_mismatch c_len_mismatch(
-        .clock(c_len_mismatch$clock),
-        .reset(c_len_mismatch$reset),
-        .increment(c_len_mismatch$increment),
-        .count(c_len_mismatch$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_no_id c_no_id(
-        .clock(c_no_id$clock),
-        .reset(c_no_id$reset),
-        .increment(c_no_id$increment),
-        .count(c_no_id$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_no_buffer c_no_buffer(
-        .clock(c_no_buffer$clock),
-        .reset(c_no_buffer$reset),
-        .increment(c_no_buffer$increment),
-        .count(c_no_buffer$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_bucket_full c_bucket_full(
-        .clock(c_bucket_full$clock),
-        .reset(c_bucket_full$reset),
-        .increment(c_bucket_full$increment),
-        .count(c_bucket_full$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_duplicate c_duplicate(
-        .clock(c_duplicate$clock),
-        .reset(c_duplicate$reset),
-        .increment(c_duplicate$increment),
-        .count(c_duplicate$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_recent c_recent(
-        .clock(c_recent$clock),
-        .reset(c_recent$reset),
-        .increment(c_recent$increment),
-        .count(c_recent$count)
-    );
-    nt_blocks_16_get_rx_msg_info$c_fallback c_fallback(
-        .clock(c_fallback$clock),
-        .reset(c_fallback$reset),
-        .increment(c_fallback$increment),
-        .count(c_fallback$count)
-    );
-    nt_blocks_16_get_rx_msg_info$missing_ffs missing_ffs(
-        .bitmap(missing_ffs$bitmap),
-        .found(missing_ffs$found),
-        .index(missing_ffs$index),
-        .onehot(missing_ffs$onehot)
     );
     nt_blocks_16_get_rx_msg_info$id_offer_valid id_offer_valid(
         .d(id_offer_valid$d),
@@ -814,6 +824,16 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(ap_wr_pos$q),
         .clock(ap_wr_pos$clock)
     );
+    nt_blocks_16_get_rx_msg_info$ap_duplicate ap_duplicate(
+        .d(ap_duplicate$d),
+        .q(ap_duplicate$q),
+        .clock(ap_duplicate$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$ap_fallback ap_fallback(
+        .d(ap_fallback$d),
+        .q(ap_fallback$q),
+        .clock(ap_fallback$clock)
+    );
     nt_blocks_16_get_rx_msg_info$ap_wr_bucket ap_wr_bucket(
         .d(ap_wr_bucket$d),
         .q(ap_wr_bucket$q),
@@ -839,16 +859,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(ap_info$q),
         .clock(ap_info$clock)
     );
-    nt_blocks_16_get_rx_msg_info$ap_duplicate ap_duplicate(
-        .d(ap_duplicate$d),
-        .q(ap_duplicate$q),
-        .clock(ap_duplicate$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$ap_fallback ap_fallback(
-        .d(ap_fallback$d),
-        .q(ap_fallback$q),
-        .clock(ap_fallback$clock)
-    );
     nt_blocks_16_get_rx_msg_info$o_valid o_valid(
         .d(o_valid$d),
         .q(o_valid$q),
@@ -858,16 +868,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .d(o_fail$d),
         .q(o_fail$q),
         .clock(o_fail$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$o_reason o_reason(
-        .d(o_reason$d),
-        .q(o_reason$q),
-        .clock(o_reason$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$o_rx_msg_id o_rx_msg_id(
-        .d(o_rx_msg_id$d),
-        .q(o_rx_msg_id$q),
-        .clock(o_rx_msg_id$clock)
     );
     nt_blocks_16_get_rx_msg_info$o_new_msg o_new_msg(
         .d(o_new_msg$d),
@@ -889,20 +889,30 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .q(o_last$q),
         .clock(o_last$clock)
     );
-    nt_blocks_16_get_rx_msg_info$o_ack o_ack(
-        .d(o_ack$d),
-        .q(o_ack$q),
-        .clock(o_ack$clock)
+    nt_blocks_16_get_rx_msg_info$o_sched o_sched(
+        .d(o_sched$d),
+        .q(o_sched$q),
+        .clock(o_sched$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$o_reason o_reason(
+        .d(o_reason$d),
+        .q(o_reason$q),
+        .clock(o_reason$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$o_rx_msg_id o_rx_msg_id(
+        .d(o_rx_msg_id$d),
+        .q(o_rx_msg_id$q),
+        .clock(o_rx_msg_id$clock)
     );
     nt_blocks_16_get_rx_msg_info$o_page o_page(
         .d(o_page$d),
         .q(o_page$q),
         .clock(o_page$clock)
     );
-    nt_blocks_16_get_rx_msg_info$o_sched o_sched(
-        .d(o_sched$d),
-        .q(o_sched$q),
-        .clock(o_sched$clock)
+    nt_blocks_16_get_rx_msg_info$o_ack o_ack(
+        .d(o_ack$d),
+        .q(o_ack$q),
+        .clock(o_ack$clock)
     );
     nt_blocks_16_get_rx_msg_info$o_sched_slot o_sched_slot(
         .d(o_sched_slot$d),
@@ -913,16 +923,6 @@ module nt_blocks_16_get_rx_msg_info(clock,reset,req$valid,req$ready,req$mark_rec
         .d(o_sched_gen$d),
         .q(o_sched_gen$q),
         .clock(o_sched_gen$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$alloc_mask alloc_mask(
-        .index(alloc_mask$index),
-        .enable(alloc_mask$enable),
-        .onehot(alloc_mask$onehot)
-    );
-    nt_blocks_16_get_rx_msg_info$release_mask release_mask(
-        .index(release_mask$index),
-        .enable(release_mask$enable),
-        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -1828,9 +1828,6 @@ module nt_blocks_16_get_rx_msg_info$buffers(clock,reset,msg_len,fits,request_fit
     wire  lists$3$empty;
     wire  lists$3$full;
     wire  [15:0] lists$3$double_free_count;
-    reg  [3:0] has_buffer$d;
-    wire  [3:0] has_buffer$q;
-    reg  has_buffer$clock;
     reg  [3:0] offered$0$d;
     wire  [3:0] offered$0$q;
     reg  offered$0$clock;
@@ -1843,17 +1840,20 @@ module nt_blocks_16_get_rx_msg_info$buffers(clock,reset,msg_len,fits,request_fit
     reg  [3:0] offered$3$d;
     wire  [3:0] offered$3$q;
     reg  offered$3$clock;
+    reg  [3:0] has_buffer$d;
+    wire  [3:0] has_buffer$q;
+    reg  has_buffer$clock;
 
     // Local signals
     reg  [15:0] page$0;
     reg  [15:0] page$1;
     reg  [15:0] page$2;
     reg  [15:0] page$3;
-    reg  [31:0] msg_len32;
     reg  [15:0] offer16$0;
     reg  [15:0] offer16$1;
     reg  [15:0] offer16$2;
     reg  [15:0] offer16$3;
+    reg  [31:0] msg_len32;
     reg  [3:0] free_onehot;
     reg  [3:0] fits_now;
     reg  [3:0] has_buffer_now;
@@ -1910,11 +1910,6 @@ module nt_blocks_16_get_rx_msg_info$buffers(clock,reset,msg_len,fits,request_fit
         .full(lists$3$full),
         .double_free_count(lists$3$double_free_count)
     );
-    nt_blocks_16_get_rx_msg_info$buffers$has_buffer has_buffer(
-        .d(has_buffer$d),
-        .q(has_buffer$q),
-        .clock(has_buffer$clock)
-    );
     nt_blocks_16_get_rx_msg_info$buffers$offered$0 offered$0(
         .d(offered$0$d),
         .q(offered$0$q),
@@ -1934,6 +1929,11 @@ module nt_blocks_16_get_rx_msg_info$buffers(clock,reset,msg_len,fits,request_fit
         .d(offered$3$d),
         .q(offered$3$q),
         .clock(offered$3$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$has_buffer has_buffer(
+        .d(has_buffer$d),
+        .q(has_buffer$q),
+        .clock(has_buffer$clock)
     );
 
     // Update code
@@ -2074,12 +2074,6 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$0(clock,reset,alloc_valid,allo
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -2091,22 +2085,18 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$0(clock,reset,alloc_valid,allo
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_get_rx_msg_info$buffers$lists$0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$buffers$lists$0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_get_rx_msg_info$buffers$lists$0$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -2123,6 +2113,16 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$0(clock,reset,alloc_valid,allo
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$0$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -2322,12 +2322,6 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$1(clock,reset,alloc_valid,allo
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -2339,22 +2333,18 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$1(clock,reset,alloc_valid,allo
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_get_rx_msg_info$buffers$lists$1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$buffers$lists$1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_get_rx_msg_info$buffers$lists$1$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -2371,6 +2361,16 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$1(clock,reset,alloc_valid,allo
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$1$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -2570,12 +2570,6 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$2(clock,reset,alloc_valid,allo
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -2587,22 +2581,18 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$2(clock,reset,alloc_valid,allo
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_get_rx_msg_info$buffers$lists$2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$buffers$lists$2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_get_rx_msg_info$buffers$lists$2$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -2619,6 +2609,16 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$2(clock,reset,alloc_valid,allo
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$2$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -2818,12 +2818,6 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$3(clock,reset,alloc_valid,allo
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -2835,22 +2829,18 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$3(clock,reset,alloc_valid,allo
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_get_rx_msg_info$buffers$lists$3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$buffers$lists$3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_get_rx_msg_info$buffers$lists$3$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -2867,6 +2857,16 @@ module nt_blocks_16_get_rx_msg_info$buffers$lists$3(clock,reset,alloc_valid,allo
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$3$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$buffers$lists$3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -3854,6 +3854,10 @@ module nt_blocks_16_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,loo
     reg  [63:0] hash$key;
     wire  [11:0] hash$h0;
     wire  [11:0] hash$h1;
+    reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -3899,10 +3903,6 @@ module nt_blocks_16_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,loo
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  c_full_wait$clock;
-    reg  c_full_wait$reset;
-    reg  c_full_wait$increment;
-    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -4088,6 +4088,12 @@ module nt_blocks_16_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,loo
         .h0(hash$h0),
         .h1(hash$h1)
     );
+    nt_blocks_16_get_rx_msg_info$delivered$c_full_wait c_full_wait(
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
+    );
     nt_blocks_16_get_rx_msg_info$delivered$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -4162,12 +4168,6 @@ module nt_blocks_16_get_rx_msg_info$delivered(clock,reset,ready,lookup_valid,loo
         .d(since_scrub$d),
         .q(since_scrub$q),
         .clock(since_scrub$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$delivered$c_full_wait c_full_wait(
-        .clock(c_full_wait$clock),
-        .reset(c_full_wait$reset),
-        .increment(c_full_wait$increment),
-        .count(c_full_wait$count)
     );
 
     // Update code
@@ -6041,12 +6041,6 @@ module nt_blocks_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_r
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -6058,22 +6052,18 @@ module nt_blocks_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_r
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_get_rx_msg_info$ids$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_get_rx_msg_info$ids$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_get_rx_msg_info$ids$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -6090,6 +6080,16 @@ module nt_blocks_16_get_rx_msg_info$ids(clock,reset,alloc_valid,alloc_id,alloc_r
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_get_rx_msg_info$ids$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_get_rx_msg_info$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code

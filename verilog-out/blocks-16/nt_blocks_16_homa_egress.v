@@ -55,39 +55,9 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
     reg  eg_valid$d;
     wire  eg_valid$q;
     reg  eg_valid$clock;
-    reg  [63:0] eg_data$d;
-    wire  [63:0] eg_data$q;
-    reg  eg_data$clock;
-    reg  [7:0] eg_keep$d;
-    wire  [7:0] eg_keep$q;
-    reg  eg_keep$clock;
     reg  eg_last$d;
     wire  eg_last$q;
     reg  eg_last$clock;
-    reg  [31:0] eg_remote_ip$d;
-    wire  [31:0] eg_remote_ip$q;
-    reg  eg_remote_ip$clock;
-    reg  [15:0] eg_remote_port$d;
-    wire  [15:0] eg_remote_port$q;
-    reg  eg_remote_port$clock;
-    reg  [15:0] eg_msg_len$d;
-    wire  [15:0] eg_msg_len$q;
-    reg  eg_msg_len$clock;
-    reg  [7:0] eg_pkt_offset$d;
-    wire  [7:0] eg_pkt_offset$q;
-    reg  eg_pkt_offset$clock;
-    reg  [15:0] eg_local_port$d;
-    wire  [15:0] eg_local_port$q;
-    reg  eg_local_port$clock;
-    reg  [15:0] eg_tx_msg_id$d;
-    wire  [15:0] eg_tx_msg_id$q;
-    reg  eg_tx_msg_id$clock;
-    reg  [15:0] eg_credit$d;
-    wire  [15:0] eg_credit$q;
-    reg  eg_credit$clock;
-    reg  [7:0] eg_flags$d;
-    wire  [7:0] eg_flags$q;
-    reg  eg_flags$clock;
     reg  eg_is_new_msg$d;
     wire  eg_is_new_msg$q;
     reg  eg_is_new_msg$clock;
@@ -97,9 +67,39 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
     reg  eg_fresh$d;
     wire  eg_fresh$q;
     reg  eg_fresh$clock;
+    reg  [63:0] eg_data$d;
+    wire  [63:0] eg_data$q;
+    reg  eg_data$clock;
+    reg  [7:0] eg_keep$d;
+    wire  [7:0] eg_keep$q;
+    reg  eg_keep$clock;
+    reg  [7:0] eg_pkt_offset$d;
+    wire  [7:0] eg_pkt_offset$q;
+    reg  eg_pkt_offset$clock;
+    reg  [7:0] eg_flags$d;
+    wire  [7:0] eg_flags$q;
+    reg  eg_flags$clock;
     reg  [7:0] eg_prio$d;
     wire  [7:0] eg_prio$q;
     reg  eg_prio$clock;
+    reg  [31:0] eg_remote_ip$d;
+    wire  [31:0] eg_remote_ip$q;
+    reg  eg_remote_ip$clock;
+    reg  [15:0] eg_remote_port$d;
+    wire  [15:0] eg_remote_port$q;
+    reg  eg_remote_port$clock;
+    reg  [15:0] eg_msg_len$d;
+    wire  [15:0] eg_msg_len$q;
+    reg  eg_msg_len$clock;
+    reg  [15:0] eg_local_port$d;
+    wire  [15:0] eg_local_port$q;
+    reg  eg_local_port$clock;
+    reg  [15:0] eg_tx_msg_id$d;
+    wire  [15:0] eg_tx_msg_id$q;
+    reg  eg_tx_msg_id$clock;
+    reg  [15:0] eg_credit$d;
+    wire  [15:0] eg_credit$q;
+    reg  eg_credit$clock;
     reg  eg_unsched$d;
     wire  eg_unsched$q;
     reg  eg_unsched$clock;
@@ -132,60 +132,10 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
         .q(eg_valid$q),
         .clock(eg_valid$clock)
     );
-    nt_blocks_16_homa_egress$eg_data eg_data(
-        .d(eg_data$d),
-        .q(eg_data$q),
-        .clock(eg_data$clock)
-    );
-    nt_blocks_16_homa_egress$eg_keep eg_keep(
-        .d(eg_keep$d),
-        .q(eg_keep$q),
-        .clock(eg_keep$clock)
-    );
     nt_blocks_16_homa_egress$eg_last eg_last(
         .d(eg_last$d),
         .q(eg_last$q),
         .clock(eg_last$clock)
-    );
-    nt_blocks_16_homa_egress$eg_remote_ip eg_remote_ip(
-        .d(eg_remote_ip$d),
-        .q(eg_remote_ip$q),
-        .clock(eg_remote_ip$clock)
-    );
-    nt_blocks_16_homa_egress$eg_remote_port eg_remote_port(
-        .d(eg_remote_port$d),
-        .q(eg_remote_port$q),
-        .clock(eg_remote_port$clock)
-    );
-    nt_blocks_16_homa_egress$eg_msg_len eg_msg_len(
-        .d(eg_msg_len$d),
-        .q(eg_msg_len$q),
-        .clock(eg_msg_len$clock)
-    );
-    nt_blocks_16_homa_egress$eg_pkt_offset eg_pkt_offset(
-        .d(eg_pkt_offset$d),
-        .q(eg_pkt_offset$q),
-        .clock(eg_pkt_offset$clock)
-    );
-    nt_blocks_16_homa_egress$eg_local_port eg_local_port(
-        .d(eg_local_port$d),
-        .q(eg_local_port$q),
-        .clock(eg_local_port$clock)
-    );
-    nt_blocks_16_homa_egress$eg_tx_msg_id eg_tx_msg_id(
-        .d(eg_tx_msg_id$d),
-        .q(eg_tx_msg_id$q),
-        .clock(eg_tx_msg_id$clock)
-    );
-    nt_blocks_16_homa_egress$eg_credit eg_credit(
-        .d(eg_credit$d),
-        .q(eg_credit$q),
-        .clock(eg_credit$clock)
-    );
-    nt_blocks_16_homa_egress$eg_flags eg_flags(
-        .d(eg_flags$d),
-        .q(eg_flags$q),
-        .clock(eg_flags$clock)
     );
     nt_blocks_16_homa_egress$eg_is_new_msg eg_is_new_msg(
         .d(eg_is_new_msg$d),
@@ -202,10 +152,60 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
         .q(eg_fresh$q),
         .clock(eg_fresh$clock)
     );
+    nt_blocks_16_homa_egress$eg_data eg_data(
+        .d(eg_data$d),
+        .q(eg_data$q),
+        .clock(eg_data$clock)
+    );
+    nt_blocks_16_homa_egress$eg_keep eg_keep(
+        .d(eg_keep$d),
+        .q(eg_keep$q),
+        .clock(eg_keep$clock)
+    );
+    nt_blocks_16_homa_egress$eg_pkt_offset eg_pkt_offset(
+        .d(eg_pkt_offset$d),
+        .q(eg_pkt_offset$q),
+        .clock(eg_pkt_offset$clock)
+    );
+    nt_blocks_16_homa_egress$eg_flags eg_flags(
+        .d(eg_flags$d),
+        .q(eg_flags$q),
+        .clock(eg_flags$clock)
+    );
     nt_blocks_16_homa_egress$eg_prio eg_prio(
         .d(eg_prio$d),
         .q(eg_prio$q),
         .clock(eg_prio$clock)
+    );
+    nt_blocks_16_homa_egress$eg_remote_ip eg_remote_ip(
+        .d(eg_remote_ip$d),
+        .q(eg_remote_ip$q),
+        .clock(eg_remote_ip$clock)
+    );
+    nt_blocks_16_homa_egress$eg_remote_port eg_remote_port(
+        .d(eg_remote_port$d),
+        .q(eg_remote_port$q),
+        .clock(eg_remote_port$clock)
+    );
+    nt_blocks_16_homa_egress$eg_msg_len eg_msg_len(
+        .d(eg_msg_len$d),
+        .q(eg_msg_len$q),
+        .clock(eg_msg_len$clock)
+    );
+    nt_blocks_16_homa_egress$eg_local_port eg_local_port(
+        .d(eg_local_port$d),
+        .q(eg_local_port$q),
+        .clock(eg_local_port$clock)
+    );
+    nt_blocks_16_homa_egress$eg_tx_msg_id eg_tx_msg_id(
+        .d(eg_tx_msg_id$d),
+        .q(eg_tx_msg_id$q),
+        .clock(eg_tx_msg_id$clock)
+    );
+    nt_blocks_16_homa_egress$eg_credit eg_credit(
+        .d(eg_credit$d),
+        .q(eg_credit$q),
+        .clock(eg_credit$clock)
     );
     nt_blocks_16_homa_egress$eg_unsched eg_unsched(
         .d(eg_unsched$d),
@@ -698,12 +698,12 @@ module nt_blocks_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [15:0] written$d;
-    wire  [15:0] written$q;
-    reg  written$clock;
     reg  [3:0] write_mask$index;
     reg  write_mask$enable;
     wire  [15:0] write_mask$onehot;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
+    reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -727,15 +727,15 @@ module nt_blocks_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,
         .write_data(array$write_data),
         .write_enable(array$write_enable)
     );
-    nt_blocks_16_homa_egress$msg_prio$written written(
-        .d(written$d),
-        .q(written$q),
-        .clock(written$clock)
-    );
     nt_blocks_16_homa_egress$msg_prio$write_mask write_mask(
         .index(write_mask$index),
         .enable(write_mask$enable),
         .onehot(write_mask$onehot)
+    );
+    nt_blocks_16_homa_egress$msg_prio$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
     nt_blocks_16_homa_egress$msg_prio$s1_valid s1_valid(
         .d(s1_valid$d),

@@ -138,54 +138,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
     wire  [15:0] decisions$level;
-    reg  hold_valid$d;
-    wire  hold_valid$q;
-    reg  hold_valid$clock;
-    reg  [3:0] hold_action$d;
-    wire  [3:0] hold_action$q;
-    reg  hold_action$clock;
-    reg  hold_issued$d;
-    wire  hold_issued$q;
-    reg  hold_issued$clock;
-    reg  [151:0] hold_meta$d;
-    wire  [151:0] hold_meta$q;
-    reg  hold_meta$clock;
-    reg  hold_table$d;
-    wire  hold_table$q;
-    reg  hold_table$clock;
-    reg  hold_final$d;
-    wire  hold_final$q;
-    reg  hold_final$clock;
-    reg  hold_mark$d;
-    wire  hold_mark$q;
-    reg  hold_mark$clock;
-    reg  hold_mark_op$d;
-    wire  hold_mark_op$q;
-    reg  hold_mark_op$clock;
-    reg  hold_answered$d;
-    wire  hold_answered$q;
-    reg  hold_answered$clock;
-    reg  vd_seen$d;
-    wire  vd_seen$q;
-    reg  vd_seen$clock;
-    reg  vd_good$d;
-    wire  vd_good$q;
-    reg  vd_good$clock;
-    reg  ans_fail$d;
-    wire  ans_fail$q;
-    reg  ans_fail$clock;
-    reg  [15:0] ans_rx_msg_id$d;
-    wire  [15:0] ans_rx_msg_id$q;
-    reg  ans_rx_msg_id$clock;
-    reg  ans_new_pkt$d;
-    wire  ans_new_pkt$q;
-    reg  ans_new_pkt$clock;
-    reg  ans_last$d;
-    wire  ans_last$q;
-    reg  ans_last$clock;
-    reg  [8:0] ans_ack_no$d;
-    wire  [8:0] ans_ack_no$q;
-    reg  ans_ack_no$clock;
     reg  lengths$clock;
     reg  lengths$reset;
     reg  lengths$beat;
@@ -198,9 +150,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
     wire  lengths$verdict;
     wire  lengths$frame_ok;
     wire  lengths$data_length_ok;
-    reg  out_forward$d;
-    wire  out_forward$q;
-    reg  out_forward$clock;
     reg  n_data$clock;
     reg  n_data$reset;
     reg  n_data$increment;
@@ -237,6 +186,57 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
     reg  n_frame_length$reset;
     reg  n_frame_length$increment;
     wire  [31:0] n_frame_length$count;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  hold_issued$d;
+    wire  hold_issued$q;
+    reg  hold_issued$clock;
+    reg  hold_table$d;
+    wire  hold_table$q;
+    reg  hold_table$clock;
+    reg  hold_final$d;
+    wire  hold_final$q;
+    reg  hold_final$clock;
+    reg  hold_mark$d;
+    wire  hold_mark$q;
+    reg  hold_mark$clock;
+    reg  hold_mark_op$d;
+    wire  hold_mark_op$q;
+    reg  hold_mark_op$clock;
+    reg  hold_answered$d;
+    wire  hold_answered$q;
+    reg  hold_answered$clock;
+    reg  vd_seen$d;
+    wire  vd_seen$q;
+    reg  vd_seen$clock;
+    reg  vd_good$d;
+    wire  vd_good$q;
+    reg  vd_good$clock;
+    reg  ans_fail$d;
+    wire  ans_fail$q;
+    reg  ans_fail$clock;
+    reg  ans_new_pkt$d;
+    wire  ans_new_pkt$q;
+    reg  ans_new_pkt$clock;
+    reg  ans_last$d;
+    wire  ans_last$q;
+    reg  ans_last$clock;
+    reg  [3:0] hold_action$d;
+    wire  [3:0] hold_action$q;
+    reg  hold_action$clock;
+    reg  [151:0] hold_meta$d;
+    wire  [151:0] hold_meta$q;
+    reg  hold_meta$clock;
+    reg  [15:0] ans_rx_msg_id$d;
+    wire  [15:0] ans_rx_msg_id$q;
+    reg  ans_rx_msg_id$clock;
+    reg  [8:0] ans_ack_no$d;
+    wire  [8:0] ans_ack_no$q;
+    reg  ans_ack_no$clock;
+    reg  out_forward$d;
+    wire  out_forward$q;
+    reg  out_forward$clock;
 
     // Local signals
     reg  m1_is_ctrl;
@@ -255,10 +255,8 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
     reg  store;
     reg  have_ans;
     reg  a_fail;
-    reg  [15:0] a_id;
     reg  a_new_pkt;
     reg  a_last;
-    reg  [8:0] a_ack;
     reg  a_live;
     reg  a_fwd;
     reg  resolve;
@@ -266,23 +264,25 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
     reg  from_ans;
     reg  pending_op;
     reg  rq_mark;
-    reg  [151:0] m1;
     reg  m1_is_data;
     reg  m1_is_chop;
     reg  m1_request;
-    reg  [151:0] rq_meta;
     reg  resp_done;
     reg  d_is_data;
     reg  d_ok;
     reg  d_live;
     reg  d_forward;
-    reg  [73:0] head;
-    reg  [127:0] dec;
     reg  at_first;
     reg  can_go;
     reg  forward_now;
     reg  take;
     reg  parser_take;
+    reg  [15:0] a_id;
+    reg  [8:0] a_ack;
+    reg  [151:0] m1;
+    reg  [151:0] rq_meta;
+    reg  [73:0] head;
+    reg  [127:0] dec;
 
     // Sub module instances
     nt_blocks_16_ingress_front$parser parser(
@@ -362,86 +362,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
         .head_data(decisions$head_data),
         .level(decisions$level)
     );
-    nt_blocks_16_ingress_front$hold_valid hold_valid(
-        .d(hold_valid$d),
-        .q(hold_valid$q),
-        .clock(hold_valid$clock)
-    );
-    nt_blocks_16_ingress_front$hold_action hold_action(
-        .d(hold_action$d),
-        .q(hold_action$q),
-        .clock(hold_action$clock)
-    );
-    nt_blocks_16_ingress_front$hold_issued hold_issued(
-        .d(hold_issued$d),
-        .q(hold_issued$q),
-        .clock(hold_issued$clock)
-    );
-    nt_blocks_16_ingress_front$hold_meta hold_meta(
-        .d(hold_meta$d),
-        .q(hold_meta$q),
-        .clock(hold_meta$clock)
-    );
-    nt_blocks_16_ingress_front$hold_table hold_table(
-        .d(hold_table$d),
-        .q(hold_table$q),
-        .clock(hold_table$clock)
-    );
-    nt_blocks_16_ingress_front$hold_final hold_final(
-        .d(hold_final$d),
-        .q(hold_final$q),
-        .clock(hold_final$clock)
-    );
-    nt_blocks_16_ingress_front$hold_mark hold_mark(
-        .d(hold_mark$d),
-        .q(hold_mark$q),
-        .clock(hold_mark$clock)
-    );
-    nt_blocks_16_ingress_front$hold_mark_op hold_mark_op(
-        .d(hold_mark_op$d),
-        .q(hold_mark_op$q),
-        .clock(hold_mark_op$clock)
-    );
-    nt_blocks_16_ingress_front$hold_answered hold_answered(
-        .d(hold_answered$d),
-        .q(hold_answered$q),
-        .clock(hold_answered$clock)
-    );
-    nt_blocks_16_ingress_front$vd_seen vd_seen(
-        .d(vd_seen$d),
-        .q(vd_seen$q),
-        .clock(vd_seen$clock)
-    );
-    nt_blocks_16_ingress_front$vd_good vd_good(
-        .d(vd_good$d),
-        .q(vd_good$q),
-        .clock(vd_good$clock)
-    );
-    nt_blocks_16_ingress_front$ans_fail ans_fail(
-        .d(ans_fail$d),
-        .q(ans_fail$q),
-        .clock(ans_fail$clock)
-    );
-    nt_blocks_16_ingress_front$ans_rx_msg_id ans_rx_msg_id(
-        .d(ans_rx_msg_id$d),
-        .q(ans_rx_msg_id$q),
-        .clock(ans_rx_msg_id$clock)
-    );
-    nt_blocks_16_ingress_front$ans_new_pkt ans_new_pkt(
-        .d(ans_new_pkt$d),
-        .q(ans_new_pkt$q),
-        .clock(ans_new_pkt$clock)
-    );
-    nt_blocks_16_ingress_front$ans_last ans_last(
-        .d(ans_last$d),
-        .q(ans_last$q),
-        .clock(ans_last$clock)
-    );
-    nt_blocks_16_ingress_front$ans_ack_no ans_ack_no(
-        .d(ans_ack_no$d),
-        .q(ans_ack_no$q),
-        .clock(ans_ack_no$clock)
-    );
     nt_blocks_16_ingress_front$lengths lengths(
         .clock(lengths$clock),
         .reset(lengths$reset),
@@ -455,11 +375,6 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
         .verdict(lengths$verdict),
         .frame_ok(lengths$frame_ok),
         .data_length_ok(lengths$data_length_ok)
-    );
-    nt_blocks_16_ingress_front$out_forward out_forward(
-        .d(out_forward$d),
-        .q(out_forward$q),
-        .clock(out_forward$clock)
     );
     nt_blocks_16_ingress_front$n_data n_data(
         .clock(n_data$clock),
@@ -514,6 +429,91 @@ module nt_blocks_16_ingress_front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$t
         .reset(n_frame_length$reset),
         .increment(n_frame_length$increment),
         .count(n_frame_length$count)
+    );
+    nt_blocks_16_ingress_front$hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    nt_blocks_16_ingress_front$hold_issued hold_issued(
+        .d(hold_issued$d),
+        .q(hold_issued$q),
+        .clock(hold_issued$clock)
+    );
+    nt_blocks_16_ingress_front$hold_table hold_table(
+        .d(hold_table$d),
+        .q(hold_table$q),
+        .clock(hold_table$clock)
+    );
+    nt_blocks_16_ingress_front$hold_final hold_final(
+        .d(hold_final$d),
+        .q(hold_final$q),
+        .clock(hold_final$clock)
+    );
+    nt_blocks_16_ingress_front$hold_mark hold_mark(
+        .d(hold_mark$d),
+        .q(hold_mark$q),
+        .clock(hold_mark$clock)
+    );
+    nt_blocks_16_ingress_front$hold_mark_op hold_mark_op(
+        .d(hold_mark_op$d),
+        .q(hold_mark_op$q),
+        .clock(hold_mark_op$clock)
+    );
+    nt_blocks_16_ingress_front$hold_answered hold_answered(
+        .d(hold_answered$d),
+        .q(hold_answered$q),
+        .clock(hold_answered$clock)
+    );
+    nt_blocks_16_ingress_front$vd_seen vd_seen(
+        .d(vd_seen$d),
+        .q(vd_seen$q),
+        .clock(vd_seen$clock)
+    );
+    nt_blocks_16_ingress_front$vd_good vd_good(
+        .d(vd_good$d),
+        .q(vd_good$q),
+        .clock(vd_good$clock)
+    );
+    nt_blocks_16_ingress_front$ans_fail ans_fail(
+        .d(ans_fail$d),
+        .q(ans_fail$q),
+        .clock(ans_fail$clock)
+    );
+    nt_blocks_16_ingress_front$ans_new_pkt ans_new_pkt(
+        .d(ans_new_pkt$d),
+        .q(ans_new_pkt$q),
+        .clock(ans_new_pkt$clock)
+    );
+    nt_blocks_16_ingress_front$ans_last ans_last(
+        .d(ans_last$d),
+        .q(ans_last$q),
+        .clock(ans_last$clock)
+    );
+    nt_blocks_16_ingress_front$hold_action hold_action(
+        .d(hold_action$d),
+        .q(hold_action$q),
+        .clock(hold_action$clock)
+    );
+    nt_blocks_16_ingress_front$hold_meta hold_meta(
+        .d(hold_meta$d),
+        .q(hold_meta$q),
+        .clock(hold_meta$clock)
+    );
+    nt_blocks_16_ingress_front$ans_rx_msg_id ans_rx_msg_id(
+        .d(ans_rx_msg_id$d),
+        .q(ans_rx_msg_id$q),
+        .clock(ans_rx_msg_id$clock)
+    );
+    nt_blocks_16_ingress_front$ans_ack_no ans_ack_no(
+        .d(ans_ack_no$d),
+        .q(ans_ack_no$q),
+        .clock(ans_ack_no$clock)
+    );
+    nt_blocks_16_ingress_front$out_forward out_forward(
+        .d(out_forward$d),
+        .q(out_forward$q),
+        .clock(out_forward$clock)
     );
 
     // Update code
@@ -1806,8 +1806,8 @@ module nt_blocks_16_ingress_front$lengths(clock,reset,beat,first,last,tkeep,ip_t
 
     // Local signals
     reg  [15:0] beat_bytes;
-    reg  keep_contig;
     reg  [15:0] cur_bytes;
+    reg  keep_contig;
     reg  cur_bad;
     reg  [23:0] p_start;
     reg  [23:0] p_len;
@@ -2607,27 +2607,6 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s
     localparam  eth_ip_start = 24'h450008;
 
     // Stub signals
-    reg  [3:0] in_beat$d;
-    wire  [3:0] in_beat$q;
-    reg  in_beat$clock;
-    reg  [511:0] in_header$d;
-    wire  [511:0] in_header$q;
-    reg  in_header$clock;
-    reg  [19:0] in_ip_sum$d;
-    wire  [19:0] in_ip_sum$q;
-    reg  in_ip_sum$clock;
-    reg  [511:0] s1_header$d;
-    wire  [511:0] s1_header$q;
-    reg  s1_header$clock;
-    reg  s1_pass$d;
-    wire  s1_pass$q;
-    reg  s1_pass$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_empty_pending$d;
-    wire  s1_empty_pending$q;
-    reg  s1_empty_pending$clock;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -2652,12 +2631,42 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s
     reg  bad_flagss$reset;
     reg  bad_flagss$increment;
     wire  [31:0] bad_flagss$count;
+    reg  [3:0] in_beat$d;
+    wire  [3:0] in_beat$q;
+    reg  in_beat$clock;
+    reg  [511:0] in_header$d;
+    wire  [511:0] in_header$q;
+    reg  in_header$clock;
+    reg  [19:0] in_ip_sum$d;
+    wire  [19:0] in_ip_sum$q;
+    reg  in_ip_sum$clock;
+    reg  [511:0] s1_header$d;
+    wire  [511:0] s1_header$q;
+    reg  s1_header$clock;
+    reg  s1_pass$d;
+    wire  s1_pass$q;
+    reg  s1_pass$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_empty_pending$d;
+    wire  s1_empty_pending$q;
+    reg  s1_empty_pending$clock;
 
     // Local signals
     reg  accept;
     reg  in_payload;
     reg  header_beat;
+    reg  beat7;
+    reg  short_end;
+    reg  ok_ipv4;
+    reg  ok_protocol;
+    reg  ok_length;
+    reg  ok_checksum;
+    reg  ok_flags;
+    reg  empty_taken;
     reg  [511:0] header_merged;
+    reg  [511:0] h;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -2665,53 +2674,9 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s
     reg  [19:0] sum_add;
     reg  [16:0] fold1;
     reg  [15:0] fold2;
-    reg  beat7;
-    reg  short_end;
     reg  [15:0] total_len;
-    reg  ok_ipv4;
-    reg  ok_protocol;
-    reg  ok_length;
-    reg  ok_checksum;
-    reg  ok_flags;
-    reg  empty_taken;
-    reg  [511:0] h;
 
     // Sub module instances
-    nt_blocks_16_ingress_front$parser$in_beat in_beat(
-        .d(in_beat$d),
-        .q(in_beat$q),
-        .clock(in_beat$clock)
-    );
-    nt_blocks_16_ingress_front$parser$in_header in_header(
-        .d(in_header$d),
-        .q(in_header$q),
-        .clock(in_header$clock)
-    );
-    nt_blocks_16_ingress_front$parser$in_ip_sum in_ip_sum(
-        .d(in_ip_sum$d),
-        .q(in_ip_sum$q),
-        .clock(in_ip_sum$clock)
-    );
-    nt_blocks_16_ingress_front$parser$s1_header s1_header(
-        .d(s1_header$d),
-        .q(s1_header$q),
-        .clock(s1_header$clock)
-    );
-    nt_blocks_16_ingress_front$parser$s1_pass s1_pass(
-        .d(s1_pass$d),
-        .q(s1_pass$q),
-        .clock(s1_pass$clock)
-    );
-    nt_blocks_16_ingress_front$parser$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_blocks_16_ingress_front$parser$s1_empty_pending s1_empty_pending(
-        .d(s1_empty_pending$d),
-        .q(s1_empty_pending$q),
-        .clock(s1_empty_pending$clock)
-    );
     nt_blocks_16_ingress_front$parser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -2747,6 +2712,41 @@ module nt_blocks_16_ingress_front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s
         .reset(bad_flagss$reset),
         .increment(bad_flagss$increment),
         .count(bad_flagss$count)
+    );
+    nt_blocks_16_ingress_front$parser$in_beat in_beat(
+        .d(in_beat$d),
+        .q(in_beat$q),
+        .clock(in_beat$clock)
+    );
+    nt_blocks_16_ingress_front$parser$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
+    );
+    nt_blocks_16_ingress_front$parser$in_ip_sum in_ip_sum(
+        .d(in_ip_sum$d),
+        .q(in_ip_sum$q),
+        .clock(in_ip_sum$clock)
+    );
+    nt_blocks_16_ingress_front$parser$s1_header s1_header(
+        .d(s1_header$d),
+        .q(s1_header$q),
+        .clock(s1_header$clock)
+    );
+    nt_blocks_16_ingress_front$parser$s1_pass s1_pass(
+        .d(s1_pass$d),
+        .q(s1_pass$q),
+        .clock(s1_pass$clock)
+    );
+    nt_blocks_16_ingress_front$parser$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_blocks_16_ingress_front$parser$s1_empty_pending s1_empty_pending(
+        .d(s1_empty_pending$d),
+        .q(s1_empty_pending$q),
+        .clock(s1_empty_pending$clock)
     );
 
     // Update code

@@ -39,22 +39,22 @@ module nt_blocks_16_message_read_out(clock,reset,ready,start,header,payload_addr
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
+    reg  out_last$d;
+    wire  out_last$q;
+    reg  out_last$clock;
     reg  [63:0] out_data$d;
     wire  [63:0] out_data$q;
     reg  out_data$clock;
     reg  [7:0] out_keep$d;
     wire  [7:0] out_keep$q;
     reg  out_keep$clock;
-    reg  out_last$d;
-    wire  out_last$q;
-    reg  out_last$clock;
 
     // Local signals
     reg  out_free;
-    reg  [16:0] first_word;
     reg  load_hdr1;
     reg  load_data;
     reg  last_word;
+    reg  [16:0] first_word;
     reg  [16:0] ptr_next;
     reg  [2:0] last_rem;
     reg  [5:0] last_rem_bits;
@@ -92,6 +92,11 @@ module nt_blocks_16_message_read_out(clock,reset,ready,start,header,payload_addr
         .q(out_valid$q),
         .clock(out_valid$clock)
     );
+    nt_blocks_16_message_read_out$out_last out_last(
+        .d(out_last$d),
+        .q(out_last$q),
+        .clock(out_last$clock)
+    );
     nt_blocks_16_message_read_out$out_data out_data(
         .d(out_data$d),
         .q(out_data$q),
@@ -101,11 +106,6 @@ module nt_blocks_16_message_read_out(clock,reset,ready,start,header,payload_addr
         .d(out_keep$d),
         .q(out_keep$q),
         .clock(out_keep$clock)
-    );
-    nt_blocks_16_message_read_out$out_last out_last(
-        .d(out_last$d),
-        .q(out_last$q),
-        .clock(out_last$clock)
     );
 
     // Update code

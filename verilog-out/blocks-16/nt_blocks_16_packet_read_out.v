@@ -67,12 +67,12 @@ module nt_blocks_16_packet_read_out(clock,reset,desc$valid,desc$ready,desc$slot,
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
     reg  s1_last$d;
     wire  s1_last$q;
     reg  s1_last$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
     reg  [137:0] s1_meta$d;
     wire  [137:0] s1_meta$q;
     reg  s1_meta$clock;
@@ -82,24 +82,24 @@ module nt_blocks_16_packet_read_out(clock,reset,desc$valid,desc$ready,desc$slot,
     reg  [63:0] e0_data$d;
     wire  [63:0] e0_data$q;
     reg  e0_data$clock;
-    reg  [7:0] e0_keep$d;
-    wire  [7:0] e0_keep$q;
-    reg  e0_keep$clock;
-    reg  e0_last$d;
-    wire  e0_last$q;
-    reg  e0_last$clock;
-    reg  [137:0] e0_meta$d;
-    wire  [137:0] e0_meta$q;
-    reg  e0_meta$clock;
     reg  [63:0] e1_data$d;
     wire  [63:0] e1_data$q;
     reg  e1_data$clock;
+    reg  [7:0] e0_keep$d;
+    wire  [7:0] e0_keep$q;
+    reg  e0_keep$clock;
     reg  [7:0] e1_keep$d;
     wire  [7:0] e1_keep$q;
     reg  e1_keep$clock;
+    reg  e0_last$d;
+    wire  e0_last$q;
+    reg  e0_last$clock;
     reg  e1_last$d;
     wire  e1_last$q;
     reg  e1_last$clock;
+    reg  [137:0] e0_meta$d;
+    wire  [137:0] e0_meta$q;
+    reg  e0_meta$clock;
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
@@ -158,15 +158,15 @@ module nt_blocks_16_packet_read_out(clock,reset,desc$valid,desc$ready,desc$slot,
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_blocks_16_packet_read_out$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
     nt_blocks_16_packet_read_out$s1_last s1_last(
         .d(s1_last$d),
         .q(s1_last$q),
         .clock(s1_last$clock)
+    );
+    nt_blocks_16_packet_read_out$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
     );
     nt_blocks_16_packet_read_out$s1_meta s1_meta(
         .d(s1_meta$d),
@@ -183,35 +183,35 @@ module nt_blocks_16_packet_read_out(clock,reset,desc$valid,desc$ready,desc$slot,
         .q(e0_data$q),
         .clock(e0_data$clock)
     );
-    nt_blocks_16_packet_read_out$e0_keep e0_keep(
-        .d(e0_keep$d),
-        .q(e0_keep$q),
-        .clock(e0_keep$clock)
-    );
-    nt_blocks_16_packet_read_out$e0_last e0_last(
-        .d(e0_last$d),
-        .q(e0_last$q),
-        .clock(e0_last$clock)
-    );
-    nt_blocks_16_packet_read_out$e0_meta e0_meta(
-        .d(e0_meta$d),
-        .q(e0_meta$q),
-        .clock(e0_meta$clock)
-    );
     nt_blocks_16_packet_read_out$e1_data e1_data(
         .d(e1_data$d),
         .q(e1_data$q),
         .clock(e1_data$clock)
+    );
+    nt_blocks_16_packet_read_out$e0_keep e0_keep(
+        .d(e0_keep$d),
+        .q(e0_keep$q),
+        .clock(e0_keep$clock)
     );
     nt_blocks_16_packet_read_out$e1_keep e1_keep(
         .d(e1_keep$d),
         .q(e1_keep$q),
         .clock(e1_keep$clock)
     );
+    nt_blocks_16_packet_read_out$e0_last e0_last(
+        .d(e0_last$d),
+        .q(e0_last$q),
+        .clock(e0_last$clock)
+    );
     nt_blocks_16_packet_read_out$e1_last e1_last(
         .d(e1_last$d),
         .q(e1_last$q),
         .clock(e1_last$clock)
+    );
+    nt_blocks_16_packet_read_out$e0_meta e0_meta(
+        .d(e0_meta$d),
+        .q(e0_meta$q),
+        .clock(e0_meta$clock)
     );
     nt_blocks_16_packet_read_out$e1_meta e1_meta(
         .d(e1_meta$d),

@@ -45,27 +45,6 @@ module nt_blocks_16_parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     localparam  eth_ip_start = 24'h450008;
 
     // Stub signals
-    reg  [3:0] in_beat$d;
-    wire  [3:0] in_beat$q;
-    reg  in_beat$clock;
-    reg  [511:0] in_header$d;
-    wire  [511:0] in_header$q;
-    reg  in_header$clock;
-    reg  [19:0] in_ip_sum$d;
-    wire  [19:0] in_ip_sum$q;
-    reg  in_ip_sum$clock;
-    reg  [511:0] s1_header$d;
-    wire  [511:0] s1_header$q;
-    reg  s1_header$clock;
-    reg  s1_pass$d;
-    wire  s1_pass$q;
-    reg  s1_pass$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_empty_pending$d;
-    wire  s1_empty_pending$q;
-    reg  s1_empty_pending$clock;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -90,12 +69,42 @@ module nt_blocks_16_parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     reg  bad_flagss$reset;
     reg  bad_flagss$increment;
     wire  [31:0] bad_flagss$count;
+    reg  [3:0] in_beat$d;
+    wire  [3:0] in_beat$q;
+    reg  in_beat$clock;
+    reg  [511:0] in_header$d;
+    wire  [511:0] in_header$q;
+    reg  in_header$clock;
+    reg  [19:0] in_ip_sum$d;
+    wire  [19:0] in_ip_sum$q;
+    reg  in_ip_sum$clock;
+    reg  [511:0] s1_header$d;
+    wire  [511:0] s1_header$q;
+    reg  s1_header$clock;
+    reg  s1_pass$d;
+    wire  s1_pass$q;
+    reg  s1_pass$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_empty_pending$d;
+    wire  s1_empty_pending$q;
+    reg  s1_empty_pending$clock;
 
     // Local signals
     reg  accept;
     reg  in_payload;
     reg  header_beat;
+    reg  beat7;
+    reg  short_end;
+    reg  ok_ipv4;
+    reg  ok_protocol;
+    reg  ok_length;
+    reg  ok_checksum;
+    reg  ok_flags;
+    reg  empty_taken;
     reg  [511:0] header_merged;
+    reg  [511:0] h;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -103,53 +112,9 @@ module nt_blocks_16_parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
     reg  [19:0] sum_add;
     reg  [16:0] fold1;
     reg  [15:0] fold2;
-    reg  beat7;
-    reg  short_end;
     reg  [15:0] total_len;
-    reg  ok_ipv4;
-    reg  ok_protocol;
-    reg  ok_length;
-    reg  ok_checksum;
-    reg  ok_flags;
-    reg  empty_taken;
-    reg  [511:0] h;
 
     // Sub module instances
-    nt_blocks_16_parser$in_beat in_beat(
-        .d(in_beat$d),
-        .q(in_beat$q),
-        .clock(in_beat$clock)
-    );
-    nt_blocks_16_parser$in_header in_header(
-        .d(in_header$d),
-        .q(in_header$q),
-        .clock(in_header$clock)
-    );
-    nt_blocks_16_parser$in_ip_sum in_ip_sum(
-        .d(in_ip_sum$d),
-        .q(in_ip_sum$q),
-        .clock(in_ip_sum$clock)
-    );
-    nt_blocks_16_parser$s1_header s1_header(
-        .d(s1_header$d),
-        .q(s1_header$q),
-        .clock(s1_header$clock)
-    );
-    nt_blocks_16_parser$s1_pass s1_pass(
-        .d(s1_pass$d),
-        .q(s1_pass$q),
-        .clock(s1_pass$clock)
-    );
-    nt_blocks_16_parser$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_blocks_16_parser$s1_empty_pending s1_empty_pending(
-        .d(s1_empty_pending$d),
-        .q(s1_empty_pending$q),
-        .clock(s1_empty_pending$clock)
-    );
     nt_blocks_16_parser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -185,6 +150,41 @@ module nt_blocks_16_parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_
         .reset(bad_flagss$reset),
         .increment(bad_flagss$increment),
         .count(bad_flagss$count)
+    );
+    nt_blocks_16_parser$in_beat in_beat(
+        .d(in_beat$d),
+        .q(in_beat$q),
+        .clock(in_beat$clock)
+    );
+    nt_blocks_16_parser$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
+    );
+    nt_blocks_16_parser$in_ip_sum in_ip_sum(
+        .d(in_ip_sum$d),
+        .q(in_ip_sum$q),
+        .clock(in_ip_sum$clock)
+    );
+    nt_blocks_16_parser$s1_header s1_header(
+        .d(s1_header$d),
+        .q(s1_header$q),
+        .clock(s1_header$clock)
+    );
+    nt_blocks_16_parser$s1_pass s1_pass(
+        .d(s1_pass$d),
+        .q(s1_pass$q),
+        .clock(s1_pass$clock)
+    );
+    nt_blocks_16_parser$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_blocks_16_parser$s1_empty_pending s1_empty_pending(
+        .d(s1_empty_pending$d),
+        .q(s1_empty_pending$q),
+        .clock(s1_empty_pending$clock)
     );
 
     // Update code

@@ -679,15 +679,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  order$119$d;
     wire  order$119$q;
     reg  order$119$clock;
-    reg  [15:0] queued$d;
-    wire  [15:0] queued$q;
-    reg  queued$clock;
-    reg  [15:0] in_fifo$d;
-    wire  [15:0] in_fifo$q;
-    reg  in_fifo$clock;
-    reg  [15:0] done$d;
-    wire  [15:0] done$q;
-    reg  done$clock;
     reg  waiting$clock;
     reg  waiting$reset;
     reg  [3:0] waiting$id;
@@ -708,21 +699,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     wire  [7:0] waiting$load_total;
     wire  [7:0] waiting$load_granted;
     wire  [15:0] waiting$level;
-    reg  p2_queued$d;
-    wire  p2_queued$q;
-    reg  p2_queued$clock;
-    reg  [4:0] k_reg$d;
-    wire  [4:0] k_reg$q;
-    reg  k_reg$clock;
-    reg  [7:0] rtt_reg$d;
-    wire  [7:0] rtt_reg$q;
-    reg  rtt_reg$clock;
-    reg  b1_valid$d;
-    wire  b1_valid$q;
-    reg  b1_valid$clock;
-    reg  b2_valid$d;
-    wire  b2_valid$q;
-    reg  b2_valid$clock;
     reg  g1$0$d;
     wire  g1$0$q;
     reg  g1$0$clock;
@@ -1323,39 +1299,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  g1_order$119$d;
     wire  g1_order$119$q;
     reg  g1_order$119$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  r2_valid$d;
-    wire  r2_valid$q;
-    reg  r2_valid$clock;
-    reg  lv_valid$d;
-    wire  lv_valid$q;
-    reg  lv_valid$clock;
-    reg  [3:0] lv_id$d;
-    wire  [3:0] lv_id$q;
-    reg  lv_id$clock;
-    reg  s1_res_valid$d;
-    wire  s1_res_valid$q;
-    reg  s1_res_valid$clock;
-    reg  s1_res_grant$d;
-    wire  s1_res_grant$q;
-    reg  s1_res_grant$clock;
-    reg  [3:0] s1_res_id$d;
-    wire  [3:0] s1_res_id$q;
-    reg  s1_res_id$clock;
-    reg  [7:0] s1_res_offset$d;
-    wire  [7:0] s1_res_offset$q;
-    reg  s1_res_offset$clock;
-    reg  [3:0] s1_res_position$d;
-    wire  [3:0] s1_res_position$q;
-    reg  s1_res_position$clock;
-    reg  [7:0] s1_res_received$d;
-    wire  [7:0] s1_res_received$q;
-    reg  s1_res_received$clock;
-    reg  [7:0] s1_res_total$d;
-    wire  [7:0] s1_res_total$q;
-    reg  s1_res_total$clock;
     reg  inserts$clock;
     reg  inserts$reset;
     reg  inserts$increment;
@@ -1430,9 +1373,65 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  [3:0] popped_mask$index;
     reg  popped_mask$enable;
     wire  [15:0] popped_mask$onehot;
+    reg  [15:0] queued$d;
+    wire  [15:0] queued$q;
+    reg  queued$clock;
+    reg  [15:0] in_fifo$d;
+    wire  [15:0] in_fifo$q;
+    reg  in_fifo$clock;
+    reg  [15:0] done$d;
+    wire  [15:0] done$q;
+    reg  done$clock;
+    reg  p2_queued$d;
+    wire  p2_queued$q;
+    reg  p2_queued$clock;
+    reg  [4:0] k_reg$d;
+    wire  [4:0] k_reg$q;
+    reg  k_reg$clock;
+    reg  [7:0] rtt_reg$d;
+    wire  [7:0] rtt_reg$q;
+    reg  rtt_reg$clock;
+    reg  b1_valid$d;
+    wire  b1_valid$q;
+    reg  b1_valid$clock;
+    reg  b2_valid$d;
+    wire  b2_valid$q;
+    reg  b2_valid$clock;
+    reg  r1_valid$d;
+    wire  r1_valid$q;
+    reg  r1_valid$clock;
+    reg  r2_valid$d;
+    wire  r2_valid$q;
+    reg  r2_valid$clock;
+    reg  lv_valid$d;
+    wire  lv_valid$q;
+    reg  lv_valid$clock;
+    reg  [3:0] lv_id$d;
+    wire  [3:0] lv_id$q;
+    reg  lv_id$clock;
+    reg  s1_res_valid$d;
+    wire  s1_res_valid$q;
+    reg  s1_res_valid$clock;
+    reg  s1_res_grant$d;
+    wire  s1_res_grant$q;
+    reg  s1_res_grant$clock;
+    reg  [3:0] s1_res_id$d;
+    wire  [3:0] s1_res_id$q;
+    reg  s1_res_id$clock;
+    reg  [7:0] s1_res_offset$d;
+    wire  [7:0] s1_res_offset$q;
+    reg  s1_res_offset$clock;
+    reg  [7:0] s1_res_received$d;
+    wire  [7:0] s1_res_received$q;
+    reg  s1_res_received$clock;
+    reg  [7:0] s1_res_total$d;
+    wire  [7:0] s1_res_total$q;
+    reg  s1_res_total$clock;
+    reg  [3:0] s1_res_position$d;
+    wire  [3:0] s1_res_position$q;
+    reg  s1_res_position$clock;
 
     // Local signals
-    reg  ld;
     reg  free_below$0;
     reg  free_below$1;
     reg  free_below$2;
@@ -1562,7 +1561,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  [7:0] a_granted$13;
     reg  [7:0] a_granted$14;
     reg  [7:0] a_granted$15;
-    reg  [15:0] queued_a;
     reg  [15:0] valid_chain$0;
     reg  [15:0] valid_chain$1;
     reg  [15:0] valid_chain$2;
@@ -1580,9 +1578,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  [15:0] valid_chain$14;
     reg  [15:0] valid_chain$15;
     reg  [15:0] valid_chain$16;
-    reg  is_arrive;
-    reg  is_remove;
-    reg  decide;
     reg  hit$0;
     reg  hit$1;
     reg  hit$2;
@@ -1649,19 +1644,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  ins_sel$13;
     reg  ins_sel$14;
     reg  ins_sel$15;
-    reg  [15:0] done_l;
-    reg  op_queued;
-    reg  op_done;
-    reg  op_in_fifo;
-    reg  unknown;
-    reg  upd_wait;
-    reg  skip;
-    reg  new_msg;
-    reg  direct;
-    reg  to_fifo;
-    reg  push;
-    reg  rm_known;
-    reg  rm_unknown;
     reg  b_valid$0;
     reg  b_valid$1;
     reg  b_valid$2;
@@ -1790,7 +1772,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  ld_below$13;
     reg  ld_below$14;
     reg  ld_below$15;
-    reg  op_below_ld;
     reg  takes_op$0;
     reg  takes_op$1;
     reg  takes_op$2;
@@ -1807,8 +1788,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  takes_op$13;
     reg  takes_op$14;
     reg  takes_op$15;
-    reg  k_all;
-    reg  [3:0] k_low;
     reg  [15:0] before_chain$0;
     reg  [15:0] before_chain$1;
     reg  [15:0] before_chain$2;
@@ -2433,8 +2412,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  leave$13;
     reg  leave$14;
     reg  leave$15;
-    reg  any_chosen;
-    reg  any_leave;
     reg  [3:0] pick_id$0;
     reg  [3:0] pick_id$1;
     reg  [3:0] pick_id$2;
@@ -2520,6 +2497,29 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
     reg  [7:0] pick_total$14;
     reg  [7:0] pick_total$15;
     reg  [7:0] pick_total$16;
+    reg  ld;
+    reg  [15:0] queued_a;
+    reg  is_arrive;
+    reg  is_remove;
+    reg  decide;
+    reg  op_queued;
+    reg  op_done;
+    reg  op_in_fifo;
+    reg  unknown;
+    reg  upd_wait;
+    reg  skip;
+    reg  new_msg;
+    reg  direct;
+    reg  to_fifo;
+    reg  push;
+    reg  rm_known;
+    reg  rm_unknown;
+    reg  [15:0] done_l;
+    reg  op_below_ld;
+    reg  k_all;
+    reg  [3:0] k_low;
+    reg  any_chosen;
+    reg  any_leave;
     reg  [15:0] done_a;
     reg  [15:0] in_fifo_a;
     reg  [15:0] in_fifo_b;
@@ -3606,21 +3606,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
         .q(order$119$q),
         .clock(order$119$clock)
     );
-    nt_blocks_16_priority_scheduler$queued queued(
-        .d(queued$d),
-        .q(queued$q),
-        .clock(queued$clock)
-    );
-    nt_blocks_16_priority_scheduler$in_fifo in_fifo(
-        .d(in_fifo$d),
-        .q(in_fifo$q),
-        .clock(in_fifo$clock)
-    );
-    nt_blocks_16_priority_scheduler$done done(
-        .d(done$d),
-        .q(done$q),
-        .clock(done$clock)
-    );
     nt_blocks_16_priority_scheduler$waiting waiting(
         .clock(waiting$clock),
         .reset(waiting$reset),
@@ -3642,31 +3627,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
         .load_total(waiting$load_total),
         .load_granted(waiting$load_granted),
         .level(waiting$level)
-    );
-    nt_blocks_16_priority_scheduler$p2_queued p2_queued(
-        .d(p2_queued$d),
-        .q(p2_queued$q),
-        .clock(p2_queued$clock)
-    );
-    nt_blocks_16_priority_scheduler$k_reg k_reg(
-        .d(k_reg$d),
-        .q(k_reg$q),
-        .clock(k_reg$clock)
-    );
-    nt_blocks_16_priority_scheduler$rtt_reg rtt_reg(
-        .d(rtt_reg$d),
-        .q(rtt_reg$q),
-        .clock(rtt_reg$clock)
-    );
-    nt_blocks_16_priority_scheduler$b1_valid b1_valid(
-        .d(b1_valid$d),
-        .q(b1_valid$q),
-        .clock(b1_valid$clock)
-    );
-    nt_blocks_16_priority_scheduler$b2_valid b2_valid(
-        .d(b2_valid$d),
-        .q(b2_valid$q),
-        .clock(b2_valid$clock)
     );
     nt_blocks_16_priority_scheduler$g1$0 g1$0(
         .d(g1$0$d),
@@ -4668,61 +4628,6 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
         .q(g1_order$119$q),
         .clock(g1_order$119$clock)
     );
-    nt_blocks_16_priority_scheduler$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
-    );
-    nt_blocks_16_priority_scheduler$r2_valid r2_valid(
-        .d(r2_valid$d),
-        .q(r2_valid$q),
-        .clock(r2_valid$clock)
-    );
-    nt_blocks_16_priority_scheduler$lv_valid lv_valid(
-        .d(lv_valid$d),
-        .q(lv_valid$q),
-        .clock(lv_valid$clock)
-    );
-    nt_blocks_16_priority_scheduler$lv_id lv_id(
-        .d(lv_id$d),
-        .q(lv_id$q),
-        .clock(lv_id$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_valid s1_res_valid(
-        .d(s1_res_valid$d),
-        .q(s1_res_valid$q),
-        .clock(s1_res_valid$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_grant s1_res_grant(
-        .d(s1_res_grant$d),
-        .q(s1_res_grant$q),
-        .clock(s1_res_grant$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_id s1_res_id(
-        .d(s1_res_id$d),
-        .q(s1_res_id$q),
-        .clock(s1_res_id$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_offset s1_res_offset(
-        .d(s1_res_offset$d),
-        .q(s1_res_offset$q),
-        .clock(s1_res_offset$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_position s1_res_position(
-        .d(s1_res_position$d),
-        .q(s1_res_position$q),
-        .clock(s1_res_position$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_received s1_res_received(
-        .d(s1_res_received$d),
-        .q(s1_res_received$q),
-        .clock(s1_res_received$clock)
-    );
-    nt_blocks_16_priority_scheduler$s1_res_total s1_res_total(
-        .d(s1_res_total$d),
-        .q(s1_res_total$q),
-        .clock(s1_res_total$clock)
-    );
     nt_blocks_16_priority_scheduler$inserts inserts(
         .clock(inserts$clock),
         .reset(inserts$reset),
@@ -4852,6 +4757,101 @@ module nt_blocks_16_priority_scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,o
         .index(popped_mask$index),
         .enable(popped_mask$enable),
         .onehot(popped_mask$onehot)
+    );
+    nt_blocks_16_priority_scheduler$queued queued(
+        .d(queued$d),
+        .q(queued$q),
+        .clock(queued$clock)
+    );
+    nt_blocks_16_priority_scheduler$in_fifo in_fifo(
+        .d(in_fifo$d),
+        .q(in_fifo$q),
+        .clock(in_fifo$clock)
+    );
+    nt_blocks_16_priority_scheduler$done done(
+        .d(done$d),
+        .q(done$q),
+        .clock(done$clock)
+    );
+    nt_blocks_16_priority_scheduler$p2_queued p2_queued(
+        .d(p2_queued$d),
+        .q(p2_queued$q),
+        .clock(p2_queued$clock)
+    );
+    nt_blocks_16_priority_scheduler$k_reg k_reg(
+        .d(k_reg$d),
+        .q(k_reg$q),
+        .clock(k_reg$clock)
+    );
+    nt_blocks_16_priority_scheduler$rtt_reg rtt_reg(
+        .d(rtt_reg$d),
+        .q(rtt_reg$q),
+        .clock(rtt_reg$clock)
+    );
+    nt_blocks_16_priority_scheduler$b1_valid b1_valid(
+        .d(b1_valid$d),
+        .q(b1_valid$q),
+        .clock(b1_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$b2_valid b2_valid(
+        .d(b2_valid$d),
+        .q(b2_valid$q),
+        .clock(b2_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$r1_valid r1_valid(
+        .d(r1_valid$d),
+        .q(r1_valid$q),
+        .clock(r1_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$r2_valid r2_valid(
+        .d(r2_valid$d),
+        .q(r2_valid$q),
+        .clock(r2_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$lv_valid lv_valid(
+        .d(lv_valid$d),
+        .q(lv_valid$q),
+        .clock(lv_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$lv_id lv_id(
+        .d(lv_id$d),
+        .q(lv_id$q),
+        .clock(lv_id$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_valid s1_res_valid(
+        .d(s1_res_valid$d),
+        .q(s1_res_valid$q),
+        .clock(s1_res_valid$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_grant s1_res_grant(
+        .d(s1_res_grant$d),
+        .q(s1_res_grant$q),
+        .clock(s1_res_grant$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_id s1_res_id(
+        .d(s1_res_id$d),
+        .q(s1_res_id$q),
+        .clock(s1_res_id$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_offset s1_res_offset(
+        .d(s1_res_offset$d),
+        .q(s1_res_offset$q),
+        .clock(s1_res_offset$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_received s1_res_received(
+        .d(s1_res_received$d),
+        .q(s1_res_received$q),
+        .clock(s1_res_received$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_total s1_res_total(
+        .d(s1_res_total$d),
+        .q(s1_res_total$q),
+        .clock(s1_res_total$clock)
+    );
+    nt_blocks_16_priority_scheduler$s1_res_position s1_res_position(
+        .d(s1_res_position$d),
+        .q(s1_res_position$q),
+        .clock(s1_res_position$clock)
     );
 
     // Update code
@@ -26218,12 +26218,12 @@ module nt_blocks_16_priority_scheduler$waiting(clock,reset,id,push,write_state,r
     reg  [15:0] fw_rr$d;
     wire  [15:0] fw_rr$q;
     reg  fw_rr$clock;
-    reg  fw_tg_valid$d;
-    wire  fw_tg_valid$q;
-    reg  fw_tg_valid$clock;
     reg  [15:0] fw_tg$d;
     wire  [15:0] fw_tg$q;
     reg  fw_tg$clock;
+    reg  fw_tg_valid$d;
+    wire  fw_tg_valid$q;
+    reg  fw_tg_valid$clock;
 
     // Local signals
     reg  pop_start;
@@ -26299,15 +26299,15 @@ module nt_blocks_16_priority_scheduler$waiting(clock,reset,id,push,write_state,r
         .q(fw_rr$q),
         .clock(fw_rr$clock)
     );
-    nt_blocks_16_priority_scheduler$waiting$fw_tg_valid fw_tg_valid(
-        .d(fw_tg_valid$d),
-        .q(fw_tg_valid$q),
-        .clock(fw_tg_valid$clock)
-    );
     nt_blocks_16_priority_scheduler$waiting$fw_tg fw_tg(
         .d(fw_tg$d),
         .q(fw_tg$q),
         .clock(fw_tg$clock)
+    );
+    nt_blocks_16_priority_scheduler$waiting$fw_tg_valid fw_tg_valid(
+        .d(fw_tg_valid$d),
+        .q(fw_tg_valid$q),
+        .clock(fw_tg_valid$clock)
     );
 
     // Update code

@@ -133,138 +133,6 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
     reg  fifo_ram$write_clock;
     reg  [102:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
-    reg  [63:0] now$d;
-    wire  [63:0] now$q;
-    reg  now$clock;
-    reg  [15:0] live$d;
-    wire  [15:0] live$q;
-    reg  live$clock;
-    reg  [15:0] closed$d;
-    wire  [15:0] closed$q;
-    reg  closed$clock;
-    reg  [15:0] fresh$d;
-    wire  [15:0] fresh$q;
-    reg  fresh$clock;
-    reg  gc_pending$d;
-    wire  gc_pending$q;
-    reg  gc_pending$clock;
-    reg  [3:0] gc_slot$d;
-    wire  [3:0] gc_slot$q;
-    reg  gc_slot$clock;
-    reg  cancel_valid$d;
-    wire  cancel_valid$q;
-    reg  cancel_valid$clock;
-    reg  [3:0] cancel_slot$d;
-    wire  [3:0] cancel_slot$q;
-    reg  cancel_slot$clock;
-    reg  fwd_slot_valid$d;
-    wire  fwd_slot_valid$q;
-    reg  fwd_slot_valid$clock;
-    reg  [3:0] fwd_slot_addr$d;
-    wire  [3:0] fwd_slot_addr$q;
-    reg  fwd_slot_addr$clock;
-    reg  [100:0] fwd_slot_data$d;
-    wire  [100:0] fwd_slot_data$q;
-    reg  fwd_slot_data$clock;
-    reg  fwd_written_valid$d;
-    wire  fwd_written_valid$q;
-    reg  fwd_written_valid$clock;
-    reg  [3:0] fwd_written_addr$d;
-    wire  [3:0] fwd_written_addr$q;
-    reg  fwd_written_addr$clock;
-    reg  [63:0] fwd_written_data$d;
-    wire  [63:0] fwd_written_data$q;
-    reg  fwd_written_data$clock;
-    reg  rx_busy$d;
-    wire  rx_busy$q;
-    reg  rx_busy$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_last$d;
-    wire  s1_last$q;
-    reg  s1_last$clock;
-    reg  [63:0] s1_data$d;
-    wire  [63:0] s1_data$q;
-    reg  s1_data$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
-    reg  [15:0] s1_rx_msg_id$d;
-    wire  [15:0] s1_rx_msg_id$q;
-    reg  s1_rx_msg_id$clock;
-    reg  [63:0] s1_key$d;
-    wire  [63:0] s1_key$q;
-    reg  s1_key$clock;
-    reg  [15:0] s1_len$d;
-    wire  [15:0] s1_len$q;
-    reg  s1_len$clock;
-    reg  [6:0] s1_pkts$d;
-    wire  [6:0] s1_pkts$q;
-    reg  s1_pkts$clock;
-    reg  [7:0] s1_off$d;
-    wire  [7:0] s1_off$q;
-    reg  s1_off$clock;
-    reg  [15:0] s1_local_port$d;
-    wire  [15:0] s1_local_port$q;
-    reg  s1_local_port$clock;
-    reg  in_busy$d;
-    wire  in_busy$q;
-    reg  in_busy$clock;
-    reg  in_ok$d;
-    wire  in_ok$q;
-    reg  in_ok$clock;
-    reg  [3:0] in_slot$d;
-    wire  [3:0] in_slot$q;
-    reg  in_slot$clock;
-    reg  [5:0] in_off6$d;
-    wire  [5:0] in_off6$q;
-    reg  in_off6$clock;
-    reg  [6:0] in_pkts$d;
-    wire  [6:0] in_pkts$q;
-    reg  in_pkts$clock;
-    reg  [10:0] in_expected$d;
-    wire  [10:0] in_expected$q;
-    reg  in_expected$clock;
-    reg  [16:0] in_base$d;
-    wire  [16:0] in_base$q;
-    reg  in_base$clock;
-    reg  [63:0] in_bitmap$d;
-    wire  [63:0] in_bitmap$q;
-    reg  in_bitmap$clock;
-    reg  [102:0] in_header$d;
-    wire  [102:0] in_header$q;
-    reg  in_header$clock;
-    reg  [7:0] in_beat$d;
-    wire  [7:0] in_beat$q;
-    reg  in_beat$clock;
-    reg  in_len_bad$d;
-    wire  in_len_bad$q;
-    reg  in_len_bad$clock;
-    reg  ro_rel_pending$d;
-    wire  ro_rel_pending$q;
-    reg  ro_rel_pending$clock;
-    reg  [3:0] ro_rel_slot$d;
-    wire  [3:0] ro_rel_slot$q;
-    reg  ro_rel_slot$clock;
-    reg  [3:0] fifo_head$d;
-    wire  [3:0] fifo_head$q;
-    reg  fifo_head$clock;
-    reg  [3:0] fifo_tail$d;
-    wire  [3:0] fifo_tail$q;
-    reg  fifo_tail$clock;
-    reg  [15:0] fifo_count$d;
-    wire  [15:0] fifo_count$q;
-    reg  fifo_count$clock;
-    reg  [15:0] fifo_usable$d;
-    wire  [15:0] fifo_usable$q;
-    reg  fifo_usable$clock;
-    reg  fifo_wrote$d;
-    wire  fifo_wrote$q;
-    reg  fifo_wrote$clock;
     reg  read_out$clock;
     reg  read_out$reset;
     wire  read_out$ready;
@@ -314,9 +182,143 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
     reg  [3:0] release_mask$index;
     reg  release_mask$enable;
     wire  [15:0] release_mask$onehot;
+    reg  [63:0] now$d;
+    wire  [63:0] now$q;
+    reg  now$clock;
+    reg  [15:0] live$d;
+    wire  [15:0] live$q;
+    reg  live$clock;
+    reg  [15:0] closed$d;
+    wire  [15:0] closed$q;
+    reg  closed$clock;
+    reg  [15:0] fresh$d;
+    wire  [15:0] fresh$q;
+    reg  fresh$clock;
+    reg  gc_pending$d;
+    wire  gc_pending$q;
+    reg  gc_pending$clock;
+    reg  [3:0] gc_slot$d;
+    wire  [3:0] gc_slot$q;
+    reg  gc_slot$clock;
+    reg  cancel_valid$d;
+    wire  cancel_valid$q;
+    reg  cancel_valid$clock;
+    reg  [3:0] cancel_slot$d;
+    wire  [3:0] cancel_slot$q;
+    reg  cancel_slot$clock;
+    reg  [3:0] fwd_slot_addr$d;
+    wire  [3:0] fwd_slot_addr$q;
+    reg  fwd_slot_addr$clock;
+    reg  [3:0] fwd_written_addr$d;
+    wire  [3:0] fwd_written_addr$q;
+    reg  fwd_written_addr$clock;
+    reg  fwd_slot_valid$d;
+    wire  fwd_slot_valid$q;
+    reg  fwd_slot_valid$clock;
+    reg  fwd_written_valid$d;
+    wire  fwd_written_valid$q;
+    reg  fwd_written_valid$clock;
+    reg  rx_busy$d;
+    wire  rx_busy$q;
+    reg  rx_busy$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_last$d;
+    wire  s1_last$q;
+    reg  s1_last$clock;
+    reg  [100:0] fwd_slot_data$d;
+    wire  [100:0] fwd_slot_data$q;
+    reg  fwd_slot_data$clock;
+    reg  [63:0] fwd_written_data$d;
+    wire  [63:0] fwd_written_data$q;
+    reg  fwd_written_data$clock;
+    reg  [63:0] s1_data$d;
+    wire  [63:0] s1_data$q;
+    reg  s1_data$clock;
+    reg  [63:0] s1_key$d;
+    wire  [63:0] s1_key$q;
+    reg  s1_key$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
+    reg  [15:0] s1_rx_msg_id$d;
+    wire  [15:0] s1_rx_msg_id$q;
+    reg  s1_rx_msg_id$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [6:0] s1_pkts$d;
+    wire  [6:0] s1_pkts$q;
+    reg  s1_pkts$clock;
+    reg  [7:0] s1_off$d;
+    wire  [7:0] s1_off$q;
+    reg  s1_off$clock;
+    reg  [7:0] in_beat$d;
+    wire  [7:0] in_beat$q;
+    reg  in_beat$clock;
+    reg  [15:0] s1_local_port$d;
+    wire  [15:0] s1_local_port$q;
+    reg  s1_local_port$clock;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
+    reg  fifo_count$clock;
+    reg  [15:0] fifo_usable$d;
+    wire  [15:0] fifo_usable$q;
+    reg  fifo_usable$clock;
+    reg  in_busy$d;
+    wire  in_busy$q;
+    reg  in_busy$clock;
+    reg  in_ok$d;
+    wire  in_ok$q;
+    reg  in_ok$clock;
+    reg  in_len_bad$d;
+    wire  in_len_bad$q;
+    reg  in_len_bad$clock;
+    reg  ro_rel_pending$d;
+    wire  ro_rel_pending$q;
+    reg  ro_rel_pending$clock;
+    reg  fifo_wrote$d;
+    wire  fifo_wrote$q;
+    reg  fifo_wrote$clock;
+    reg  [3:0] in_slot$d;
+    wire  [3:0] in_slot$q;
+    reg  in_slot$clock;
+    reg  [3:0] ro_rel_slot$d;
+    wire  [3:0] ro_rel_slot$q;
+    reg  ro_rel_slot$clock;
+    reg  [3:0] fifo_head$d;
+    wire  [3:0] fifo_head$q;
+    reg  fifo_head$clock;
+    reg  [3:0] fifo_tail$d;
+    wire  [3:0] fifo_tail$q;
+    reg  fifo_tail$clock;
+    reg  [5:0] in_off6$d;
+    wire  [5:0] in_off6$q;
+    reg  in_off6$clock;
+    reg  [6:0] in_pkts$d;
+    wire  [6:0] in_pkts$q;
+    reg  in_pkts$clock;
+    reg  [10:0] in_expected$d;
+    wire  [10:0] in_expected$q;
+    reg  in_expected$clock;
+    reg  [16:0] in_base$d;
+    wire  [16:0] in_base$q;
+    reg  in_base$clock;
+    reg  [63:0] in_bitmap$d;
+    wire  [63:0] in_bitmap$q;
+    reg  in_bitmap$clock;
+    reg  [102:0] in_header$d;
+    wire  [102:0] in_header$q;
+    reg  in_header$clock;
 
     // Local signals
     reg  [102:0] h_entry;
+    reg  [102:0] f_header;
+    reg  [102:0] c_header;
     reg  can_start;
     reg  start_fifo;
     reg  start_bypass;
@@ -324,51 +326,49 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
     reg  fifo_write;
     reg  beat;
     reg  first;
-    reg  [3:0] m_slot;
-    reg  [3:0] t_slot;
     reg  touching_timeout;
     reg  timeout_take;
     reg  gc_legit;
     reg  rel_request;
     reg  rel_taken;
-    reg  [3:0] rel_slot;
-    reg  [1:0] rel_reason;
     reg  alloc_write;
-    reg  [3:0] alloc_slot;
-    reg  [3:0] s1_slot;
-    reg  [100:0] f_entry;
-    reg  [63:0] f_bitmap;
-    reg  [7:0] f_gen;
-    reg  [15:0] f_len;
-    reg  [12:0] f_page;
     reg  f_live;
-    reg  [6:0] f_pkts;
-    reg  [5:0] f_off6;
     reg  f_offset_ok;
     reg  f_dup;
     reg  f_ok;
-    reg  [10:0] f_expected;
-    reg  [16:0] f_base;
-    reg  [102:0] f_header;
     reg  c_ok;
-    reg  [3:0] c_slot;
-    reg  [5:0] c_off6;
-    reg  [6:0] c_pkts;
-    reg  [10:0] c_expected;
-    reg  [16:0] c_base;
-    reg  [63:0] c_bitmap;
-    reg  [102:0] c_header;
-    reg  [7:0] c_beat;
     reg  c_bad_before;
-    reg  [3:0] last_bytes;
     reg  keep_contig;
     reg  beat_bad;
-    reg  [10:0] total_len;
     reg  len_ok;
     reg  end_ok;
-    reg  [63:0] written_after;
     reg  complete;
     reg  bad_end;
+    reg  [3:0] m_slot;
+    reg  [3:0] t_slot;
+    reg  [3:0] rel_slot;
+    reg  [3:0] alloc_slot;
+    reg  [3:0] s1_slot;
+    reg  [3:0] c_slot;
+    reg  [1:0] rel_reason;
+    reg  [100:0] f_entry;
+    reg  [63:0] f_bitmap;
+    reg  [63:0] c_bitmap;
+    reg  [63:0] written_after;
+    reg  [7:0] f_gen;
+    reg  [7:0] c_beat;
+    reg  [15:0] f_len;
+    reg  [12:0] f_page;
+    reg  [6:0] f_pkts;
+    reg  [6:0] c_pkts;
+    reg  [5:0] f_off6;
+    reg  [5:0] c_off6;
+    reg  [10:0] f_expected;
+    reg  [10:0] c_expected;
+    reg  [10:0] total_len;
+    reg  [16:0] f_base;
+    reg  [16:0] c_base;
+    reg  [3:0] last_bytes;
     reg  [15:0] live_set;
     reg  [15:0] closed_set;
     reg  [15:0] fresh_set;
@@ -472,226 +472,6 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         .write_data(fifo_ram$write_data),
         .write_enable(fifo_ram$write_enable)
     );
-    nt_blocks_16_reassembly$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nt_blocks_16_reassembly$live live(
-        .d(live$d),
-        .q(live$q),
-        .clock(live$clock)
-    );
-    nt_blocks_16_reassembly$closed closed(
-        .d(closed$d),
-        .q(closed$q),
-        .clock(closed$clock)
-    );
-    nt_blocks_16_reassembly$fresh fresh(
-        .d(fresh$d),
-        .q(fresh$q),
-        .clock(fresh$clock)
-    );
-    nt_blocks_16_reassembly$gc_pending gc_pending(
-        .d(gc_pending$d),
-        .q(gc_pending$q),
-        .clock(gc_pending$clock)
-    );
-    nt_blocks_16_reassembly$gc_slot gc_slot(
-        .d(gc_slot$d),
-        .q(gc_slot$q),
-        .clock(gc_slot$clock)
-    );
-    nt_blocks_16_reassembly$cancel_valid cancel_valid(
-        .d(cancel_valid$d),
-        .q(cancel_valid$q),
-        .clock(cancel_valid$clock)
-    );
-    nt_blocks_16_reassembly$cancel_slot cancel_slot(
-        .d(cancel_slot$d),
-        .q(cancel_slot$q),
-        .clock(cancel_slot$clock)
-    );
-    nt_blocks_16_reassembly$fwd_slot_valid fwd_slot_valid(
-        .d(fwd_slot_valid$d),
-        .q(fwd_slot_valid$q),
-        .clock(fwd_slot_valid$clock)
-    );
-    nt_blocks_16_reassembly$fwd_slot_addr fwd_slot_addr(
-        .d(fwd_slot_addr$d),
-        .q(fwd_slot_addr$q),
-        .clock(fwd_slot_addr$clock)
-    );
-    nt_blocks_16_reassembly$fwd_slot_data fwd_slot_data(
-        .d(fwd_slot_data$d),
-        .q(fwd_slot_data$q),
-        .clock(fwd_slot_data$clock)
-    );
-    nt_blocks_16_reassembly$fwd_written_valid fwd_written_valid(
-        .d(fwd_written_valid$d),
-        .q(fwd_written_valid$q),
-        .clock(fwd_written_valid$clock)
-    );
-    nt_blocks_16_reassembly$fwd_written_addr fwd_written_addr(
-        .d(fwd_written_addr$d),
-        .q(fwd_written_addr$q),
-        .clock(fwd_written_addr$clock)
-    );
-    nt_blocks_16_reassembly$fwd_written_data fwd_written_data(
-        .d(fwd_written_data$d),
-        .q(fwd_written_data$q),
-        .clock(fwd_written_data$clock)
-    );
-    nt_blocks_16_reassembly$rx_busy rx_busy(
-        .d(rx_busy$d),
-        .q(rx_busy$q),
-        .clock(rx_busy$clock)
-    );
-    nt_blocks_16_reassembly$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_blocks_16_reassembly$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_blocks_16_reassembly$s1_last s1_last(
-        .d(s1_last$d),
-        .q(s1_last$q),
-        .clock(s1_last$clock)
-    );
-    nt_blocks_16_reassembly$s1_data s1_data(
-        .d(s1_data$d),
-        .q(s1_data$q),
-        .clock(s1_data$clock)
-    );
-    nt_blocks_16_reassembly$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
-    nt_blocks_16_reassembly$s1_rx_msg_id s1_rx_msg_id(
-        .d(s1_rx_msg_id$d),
-        .q(s1_rx_msg_id$q),
-        .clock(s1_rx_msg_id$clock)
-    );
-    nt_blocks_16_reassembly$s1_key s1_key(
-        .d(s1_key$d),
-        .q(s1_key$q),
-        .clock(s1_key$clock)
-    );
-    nt_blocks_16_reassembly$s1_len s1_len(
-        .d(s1_len$d),
-        .q(s1_len$q),
-        .clock(s1_len$clock)
-    );
-    nt_blocks_16_reassembly$s1_pkts s1_pkts(
-        .d(s1_pkts$d),
-        .q(s1_pkts$q),
-        .clock(s1_pkts$clock)
-    );
-    nt_blocks_16_reassembly$s1_off s1_off(
-        .d(s1_off$d),
-        .q(s1_off$q),
-        .clock(s1_off$clock)
-    );
-    nt_blocks_16_reassembly$s1_local_port s1_local_port(
-        .d(s1_local_port$d),
-        .q(s1_local_port$q),
-        .clock(s1_local_port$clock)
-    );
-    nt_blocks_16_reassembly$in_busy in_busy(
-        .d(in_busy$d),
-        .q(in_busy$q),
-        .clock(in_busy$clock)
-    );
-    nt_blocks_16_reassembly$in_ok in_ok(
-        .d(in_ok$d),
-        .q(in_ok$q),
-        .clock(in_ok$clock)
-    );
-    nt_blocks_16_reassembly$in_slot in_slot(
-        .d(in_slot$d),
-        .q(in_slot$q),
-        .clock(in_slot$clock)
-    );
-    nt_blocks_16_reassembly$in_off6 in_off6(
-        .d(in_off6$d),
-        .q(in_off6$q),
-        .clock(in_off6$clock)
-    );
-    nt_blocks_16_reassembly$in_pkts in_pkts(
-        .d(in_pkts$d),
-        .q(in_pkts$q),
-        .clock(in_pkts$clock)
-    );
-    nt_blocks_16_reassembly$in_expected in_expected(
-        .d(in_expected$d),
-        .q(in_expected$q),
-        .clock(in_expected$clock)
-    );
-    nt_blocks_16_reassembly$in_base in_base(
-        .d(in_base$d),
-        .q(in_base$q),
-        .clock(in_base$clock)
-    );
-    nt_blocks_16_reassembly$in_bitmap in_bitmap(
-        .d(in_bitmap$d),
-        .q(in_bitmap$q),
-        .clock(in_bitmap$clock)
-    );
-    nt_blocks_16_reassembly$in_header in_header(
-        .d(in_header$d),
-        .q(in_header$q),
-        .clock(in_header$clock)
-    );
-    nt_blocks_16_reassembly$in_beat in_beat(
-        .d(in_beat$d),
-        .q(in_beat$q),
-        .clock(in_beat$clock)
-    );
-    nt_blocks_16_reassembly$in_len_bad in_len_bad(
-        .d(in_len_bad$d),
-        .q(in_len_bad$q),
-        .clock(in_len_bad$clock)
-    );
-    nt_blocks_16_reassembly$ro_rel_pending ro_rel_pending(
-        .d(ro_rel_pending$d),
-        .q(ro_rel_pending$q),
-        .clock(ro_rel_pending$clock)
-    );
-    nt_blocks_16_reassembly$ro_rel_slot ro_rel_slot(
-        .d(ro_rel_slot$d),
-        .q(ro_rel_slot$q),
-        .clock(ro_rel_slot$clock)
-    );
-    nt_blocks_16_reassembly$fifo_head fifo_head(
-        .d(fifo_head$d),
-        .q(fifo_head$q),
-        .clock(fifo_head$clock)
-    );
-    nt_blocks_16_reassembly$fifo_tail fifo_tail(
-        .d(fifo_tail$d),
-        .q(fifo_tail$q),
-        .clock(fifo_tail$clock)
-    );
-    nt_blocks_16_reassembly$fifo_count fifo_count(
-        .d(fifo_count$d),
-        .q(fifo_count$q),
-        .clock(fifo_count$clock)
-    );
-    nt_blocks_16_reassembly$fifo_usable fifo_usable(
-        .d(fifo_usable$d),
-        .q(fifo_usable$q),
-        .clock(fifo_usable$clock)
-    );
-    nt_blocks_16_reassembly$fifo_wrote fifo_wrote(
-        .d(fifo_wrote$d),
-        .q(fifo_wrote$q),
-        .clock(fifo_wrote$clock)
-    );
     nt_blocks_16_reassembly$read_out read_out(
         .clock(read_out$clock),
         .reset(read_out$reset),
@@ -769,6 +549,226 @@ module nt_blocks_16_reassembly(clock,reset,ingress_timeout,req$valid,req$ready,r
         .index(release_mask$index),
         .enable(release_mask$enable),
         .onehot(release_mask$onehot)
+    );
+    nt_blocks_16_reassembly$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nt_blocks_16_reassembly$live live(
+        .d(live$d),
+        .q(live$q),
+        .clock(live$clock)
+    );
+    nt_blocks_16_reassembly$closed closed(
+        .d(closed$d),
+        .q(closed$q),
+        .clock(closed$clock)
+    );
+    nt_blocks_16_reassembly$fresh fresh(
+        .d(fresh$d),
+        .q(fresh$q),
+        .clock(fresh$clock)
+    );
+    nt_blocks_16_reassembly$gc_pending gc_pending(
+        .d(gc_pending$d),
+        .q(gc_pending$q),
+        .clock(gc_pending$clock)
+    );
+    nt_blocks_16_reassembly$gc_slot gc_slot(
+        .d(gc_slot$d),
+        .q(gc_slot$q),
+        .clock(gc_slot$clock)
+    );
+    nt_blocks_16_reassembly$cancel_valid cancel_valid(
+        .d(cancel_valid$d),
+        .q(cancel_valid$q),
+        .clock(cancel_valid$clock)
+    );
+    nt_blocks_16_reassembly$cancel_slot cancel_slot(
+        .d(cancel_slot$d),
+        .q(cancel_slot$q),
+        .clock(cancel_slot$clock)
+    );
+    nt_blocks_16_reassembly$fwd_slot_addr fwd_slot_addr(
+        .d(fwd_slot_addr$d),
+        .q(fwd_slot_addr$q),
+        .clock(fwd_slot_addr$clock)
+    );
+    nt_blocks_16_reassembly$fwd_written_addr fwd_written_addr(
+        .d(fwd_written_addr$d),
+        .q(fwd_written_addr$q),
+        .clock(fwd_written_addr$clock)
+    );
+    nt_blocks_16_reassembly$fwd_slot_valid fwd_slot_valid(
+        .d(fwd_slot_valid$d),
+        .q(fwd_slot_valid$q),
+        .clock(fwd_slot_valid$clock)
+    );
+    nt_blocks_16_reassembly$fwd_written_valid fwd_written_valid(
+        .d(fwd_written_valid$d),
+        .q(fwd_written_valid$q),
+        .clock(fwd_written_valid$clock)
+    );
+    nt_blocks_16_reassembly$rx_busy rx_busy(
+        .d(rx_busy$d),
+        .q(rx_busy$q),
+        .clock(rx_busy$clock)
+    );
+    nt_blocks_16_reassembly$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_blocks_16_reassembly$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_blocks_16_reassembly$s1_last s1_last(
+        .d(s1_last$d),
+        .q(s1_last$q),
+        .clock(s1_last$clock)
+    );
+    nt_blocks_16_reassembly$fwd_slot_data fwd_slot_data(
+        .d(fwd_slot_data$d),
+        .q(fwd_slot_data$q),
+        .clock(fwd_slot_data$clock)
+    );
+    nt_blocks_16_reassembly$fwd_written_data fwd_written_data(
+        .d(fwd_written_data$d),
+        .q(fwd_written_data$q),
+        .clock(fwd_written_data$clock)
+    );
+    nt_blocks_16_reassembly$s1_data s1_data(
+        .d(s1_data$d),
+        .q(s1_data$q),
+        .clock(s1_data$clock)
+    );
+    nt_blocks_16_reassembly$s1_key s1_key(
+        .d(s1_key$d),
+        .q(s1_key$q),
+        .clock(s1_key$clock)
+    );
+    nt_blocks_16_reassembly$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
+    );
+    nt_blocks_16_reassembly$s1_rx_msg_id s1_rx_msg_id(
+        .d(s1_rx_msg_id$d),
+        .q(s1_rx_msg_id$q),
+        .clock(s1_rx_msg_id$clock)
+    );
+    nt_blocks_16_reassembly$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
+    );
+    nt_blocks_16_reassembly$s1_pkts s1_pkts(
+        .d(s1_pkts$d),
+        .q(s1_pkts$q),
+        .clock(s1_pkts$clock)
+    );
+    nt_blocks_16_reassembly$s1_off s1_off(
+        .d(s1_off$d),
+        .q(s1_off$q),
+        .clock(s1_off$clock)
+    );
+    nt_blocks_16_reassembly$in_beat in_beat(
+        .d(in_beat$d),
+        .q(in_beat$q),
+        .clock(in_beat$clock)
+    );
+    nt_blocks_16_reassembly$s1_local_port s1_local_port(
+        .d(s1_local_port$d),
+        .q(s1_local_port$q),
+        .clock(s1_local_port$clock)
+    );
+    nt_blocks_16_reassembly$fifo_count fifo_count(
+        .d(fifo_count$d),
+        .q(fifo_count$q),
+        .clock(fifo_count$clock)
+    );
+    nt_blocks_16_reassembly$fifo_usable fifo_usable(
+        .d(fifo_usable$d),
+        .q(fifo_usable$q),
+        .clock(fifo_usable$clock)
+    );
+    nt_blocks_16_reassembly$in_busy in_busy(
+        .d(in_busy$d),
+        .q(in_busy$q),
+        .clock(in_busy$clock)
+    );
+    nt_blocks_16_reassembly$in_ok in_ok(
+        .d(in_ok$d),
+        .q(in_ok$q),
+        .clock(in_ok$clock)
+    );
+    nt_blocks_16_reassembly$in_len_bad in_len_bad(
+        .d(in_len_bad$d),
+        .q(in_len_bad$q),
+        .clock(in_len_bad$clock)
+    );
+    nt_blocks_16_reassembly$ro_rel_pending ro_rel_pending(
+        .d(ro_rel_pending$d),
+        .q(ro_rel_pending$q),
+        .clock(ro_rel_pending$clock)
+    );
+    nt_blocks_16_reassembly$fifo_wrote fifo_wrote(
+        .d(fifo_wrote$d),
+        .q(fifo_wrote$q),
+        .clock(fifo_wrote$clock)
+    );
+    nt_blocks_16_reassembly$in_slot in_slot(
+        .d(in_slot$d),
+        .q(in_slot$q),
+        .clock(in_slot$clock)
+    );
+    nt_blocks_16_reassembly$ro_rel_slot ro_rel_slot(
+        .d(ro_rel_slot$d),
+        .q(ro_rel_slot$q),
+        .clock(ro_rel_slot$clock)
+    );
+    nt_blocks_16_reassembly$fifo_head fifo_head(
+        .d(fifo_head$d),
+        .q(fifo_head$q),
+        .clock(fifo_head$clock)
+    );
+    nt_blocks_16_reassembly$fifo_tail fifo_tail(
+        .d(fifo_tail$d),
+        .q(fifo_tail$q),
+        .clock(fifo_tail$clock)
+    );
+    nt_blocks_16_reassembly$in_off6 in_off6(
+        .d(in_off6$d),
+        .q(in_off6$q),
+        .clock(in_off6$clock)
+    );
+    nt_blocks_16_reassembly$in_pkts in_pkts(
+        .d(in_pkts$d),
+        .q(in_pkts$q),
+        .clock(in_pkts$clock)
+    );
+    nt_blocks_16_reassembly$in_expected in_expected(
+        .d(in_expected$d),
+        .q(in_expected$q),
+        .clock(in_expected$clock)
+    );
+    nt_blocks_16_reassembly$in_base in_base(
+        .d(in_base$d),
+        .q(in_base$q),
+        .clock(in_base$clock)
+    );
+    nt_blocks_16_reassembly$in_bitmap in_bitmap(
+        .d(in_bitmap$d),
+        .q(in_bitmap$q),
+        .clock(in_bitmap$clock)
+    );
+    nt_blocks_16_reassembly$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
     );
 
     // Update code
@@ -2389,6 +2389,56 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  [1:0] buffers$free_class;
     reg  [3:0] buffers$free_index;
     wire  [3:0] buffers$full;
+    reg  c_zero_len$clock;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
+    reg  c_too_long$clock;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
+    reg  c_bad_offset$clock;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
+    reg  c_len_mismatch$clock;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
+    reg  c_no_id$clock;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
+    reg  c_no_buffer$clock;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
+    reg  c_bucket_full$clock;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
+    reg  c_duplicate$clock;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
+    reg  c_recent$clock;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
+    reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
+    reg  [63:0] missing_ffs$bitmap;
+    wire  missing_ffs$found;
+    wire  [5:0] missing_ffs$index;
+    wire  [63:0] missing_ffs$onehot;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
@@ -2398,12 +2448,12 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
-    reg  [3:0] init_ptr$d;
-    wire  [3:0] init_ptr$q;
-    reg  init_ptr$clock;
     reg  phase_b$d;
     wire  phase_b$q;
     reg  phase_b$clock;
+    reg  [3:0] init_ptr$d;
+    wire  [3:0] init_ptr$q;
+    reg  init_ptr$clock;
     reg  phase_c$d;
     wire  phase_c$q;
     reg  phase_c$clock;
@@ -2452,12 +2502,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  r_fail$d;
     wire  r_fail$q;
     reg  r_fail$clock;
-    reg  [2:0] r_reason$d;
-    wire  [2:0] r_reason$q;
-    reg  r_reason$clock;
-    reg  [15:0] r_rx_msg_id$d;
-    wire  [15:0] r_rx_msg_id$q;
-    reg  r_rx_msg_id$clock;
     reg  r_new_msg$d;
     wire  r_new_msg$q;
     reg  r_new_msg$clock;
@@ -2470,6 +2514,12 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  r_last$d;
     wire  r_last$q;
     reg  r_last$clock;
+    reg  [2:0] r_reason$d;
+    wire  [2:0] r_reason$q;
+    reg  r_reason$clock;
+    reg  [15:0] r_rx_msg_id$d;
+    wire  [15:0] r_rx_msg_id$q;
+    reg  r_rx_msg_id$clock;
     reg  [8:0] r_ack$d;
     wire  [8:0] r_ack$q;
     reg  r_ack$clock;
@@ -2479,62 +2529,18 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  r_ack_missing$d;
     wire  r_ack_missing$q;
     reg  r_ack_missing$clock;
-    reg  [15:0] r_page$d;
-    wire  [15:0] r_page$q;
-    reg  r_page$clock;
     reg  r_sched$d;
     wire  r_sched$q;
     reg  r_sched$clock;
+    reg  [15:0] r_page$d;
+    wire  [15:0] r_page$q;
+    reg  r_page$clock;
     reg  [3:0] r_sched_slot$d;
     wire  [3:0] r_sched_slot$q;
     reg  r_sched_slot$clock;
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  c_zero_len$clock;
-    reg  c_zero_len$reset;
-    reg  c_zero_len$increment;
-    wire  [31:0] c_zero_len$count;
-    reg  c_too_long$clock;
-    reg  c_too_long$reset;
-    reg  c_too_long$increment;
-    wire  [31:0] c_too_long$count;
-    reg  c_bad_offset$clock;
-    reg  c_bad_offset$reset;
-    reg  c_bad_offset$increment;
-    wire  [31:0] c_bad_offset$count;
-    reg  c_len_mismatch$clock;
-    reg  c_len_mismatch$reset;
-    reg  c_len_mismatch$increment;
-    wire  [31:0] c_len_mismatch$count;
-    reg  c_no_id$clock;
-    reg  c_no_id$reset;
-    reg  c_no_id$increment;
-    wire  [31:0] c_no_id$count;
-    reg  c_no_buffer$clock;
-    reg  c_no_buffer$reset;
-    reg  c_no_buffer$increment;
-    wire  [31:0] c_no_buffer$count;
-    reg  c_bucket_full$clock;
-    reg  c_bucket_full$reset;
-    reg  c_bucket_full$increment;
-    wire  [31:0] c_bucket_full$count;
-    reg  c_duplicate$clock;
-    reg  c_duplicate$reset;
-    reg  c_duplicate$increment;
-    wire  [31:0] c_duplicate$count;
-    reg  c_recent$clock;
-    reg  c_recent$reset;
-    reg  c_recent$increment;
-    wire  [31:0] c_recent$count;
-    reg  c_fallback$clock;
-    reg  c_fallback$reset;
-    reg  c_fallback$increment;
-    wire  [31:0] c_fallback$count;
-    reg  [63:0] missing_ffs$bitmap;
-    wire  missing_ffs$found;
-    wire  [5:0] missing_ffs$index;
-    wire  [63:0] missing_ffs$onehot;
     reg  id_offer_valid$d;
     wire  id_offer_valid$q;
     reg  id_offer_valid$clock;
@@ -2565,6 +2571,12 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  ap_wr_pos$d;
     wire  ap_wr_pos$q;
     reg  ap_wr_pos$clock;
+    reg  ap_duplicate$d;
+    wire  ap_duplicate$q;
+    reg  ap_duplicate$clock;
+    reg  ap_fallback$d;
+    wire  ap_fallback$q;
+    reg  ap_fallback$clock;
     reg  [3:0] ap_wr_bucket$d;
     wire  [3:0] ap_wr_bucket$q;
     reg  ap_wr_bucket$clock;
@@ -2580,24 +2592,12 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  [87:0] ap_info$d;
     wire  [87:0] ap_info$q;
     reg  ap_info$clock;
-    reg  ap_duplicate$d;
-    wire  ap_duplicate$q;
-    reg  ap_duplicate$clock;
-    reg  ap_fallback$d;
-    wire  ap_fallback$q;
-    reg  ap_fallback$clock;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  o_valid$clock;
     reg  o_fail$d;
     wire  o_fail$q;
     reg  o_fail$clock;
-    reg  [2:0] o_reason$d;
-    wire  [2:0] o_reason$q;
-    reg  o_reason$clock;
-    reg  [15:0] o_rx_msg_id$d;
-    wire  [15:0] o_rx_msg_id$q;
-    reg  o_rx_msg_id$clock;
     reg  o_new_msg$d;
     wire  o_new_msg$q;
     reg  o_new_msg$clock;
@@ -2610,58 +2610,58 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  o_last$d;
     wire  o_last$q;
     reg  o_last$clock;
-    reg  [8:0] o_ack$d;
-    wire  [8:0] o_ack$q;
-    reg  o_ack$clock;
-    reg  [15:0] o_page$d;
-    wire  [15:0] o_page$q;
-    reg  o_page$clock;
     reg  o_sched$d;
     wire  o_sched$q;
     reg  o_sched$clock;
+    reg  [2:0] o_reason$d;
+    wire  [2:0] o_reason$q;
+    reg  o_reason$clock;
+    reg  [15:0] o_rx_msg_id$d;
+    wire  [15:0] o_rx_msg_id$q;
+    reg  o_rx_msg_id$clock;
+    reg  [15:0] o_page$d;
+    wire  [15:0] o_page$q;
+    reg  o_page$clock;
+    reg  [8:0] o_ack$d;
+    wire  [8:0] o_ack$q;
+    reg  o_ack$clock;
     reg  [3:0] o_sched_slot$d;
     wire  [3:0] o_sched_slot$q;
     reg  o_sched_slot$clock;
     reg  [7:0] o_sched_gen$d;
     wire  [7:0] o_sched_gen$q;
     reg  o_sched_gen$clock;
-    reg  [3:0] alloc_mask$index;
-    reg  alloc_mask$enable;
-    wire  [15:0] alloc_mask$onehot;
-    reg  [3:0] release_mask$index;
-    reg  release_mask$enable;
-    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
     reg  take_release;
     reg  take_request;
-    reg  [63:0] req_key;
-    reg  [3:0] h0;
-    reg  [3:0] h1;
     reg  do_request;
     reg  do_release;
     reg  hit_found;
-    reg  [163:0] hit_entry;
     reg  hit_way;
     reg  hit_pos;
+    reg  hit_len_ok;
+    reg  [63:0] req_key;
+    reg  [3:0] h0;
+    reg  [3:0] h1;
+    reg  [163:0] hit_entry;
     reg  [3:0] hit_slot;
     reg  [7:0] hit_gen;
-    reg  hit_len_ok;
     reg  [16:0] req_pkts;
     reg  [16:0] a_pkts;
     reg  [6:0] sel_pkts;
     reg  [63:0] sel_bitmap;
-    reg  [5:0] off6;
     reg  [63:0] bitmap_after;
     reg  [63:0] pkt_mask;
     reg  [63:0] missing;
+    reg  [5:0] off6;
     reg  was_complete;
-    reg  [1:0] used0;
-    reg  [1:0] used1;
     reg  new_way;
     reg  new_pos;
     reg  bucket_full;
+    reg  [1:0] used0;
+    reg  [1:0] used1;
     reg  late_duplicate;
     reg  [2:0] reason;
     reg  [2:0] miss_reason;
@@ -2669,17 +2669,17 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
     reg  alloc_ok;
     reg  do_alloc;
     reg  [3:0] new_slot;
+    reg  [3:0] rel_index;
     reg  [7:0] new_gen;
     reg  [163:0] new_entry;
     reg  [163:0] upd_entry;
+    reg  [163:0] wr_data;
     reg  wr_way;
     reg  wr_pos;
-    reg  [3:0] wr_bucket;
-    reg  [163:0] wr_data;
     reg  wr_enable;
+    reg  [3:0] wr_bucket;
     reg  [87:0] rel_info;
     reg  [1:0] rel_class;
-    reg  [3:0] rel_index;
     reg  [15:0] live_set;
 
     // Sub module instances
@@ -2783,6 +2783,82 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .free_index(buffers$free_index),
         .full(buffers$full)
     );
+    nt_blocks_16_reassembly$msg_table$c_zero_len c_zero_len(
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_too_long c_too_long(
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_bad_offset c_bad_offset(
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_len_mismatch c_len_mismatch(
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_no_id c_no_id(
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_no_buffer c_no_buffer(
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_bucket_full c_bucket_full(
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_duplicate c_duplicate(
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_recent c_recent(
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
+    );
+    nt_blocks_16_reassembly$msg_table$c_fallback c_fallback(
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
+    );
+    nt_blocks_16_reassembly$msg_table$missing_ffs missing_ffs(
+        .bitmap(missing_ffs$bitmap),
+        .found(missing_ffs$found),
+        .index(missing_ffs$index),
+        .onehot(missing_ffs$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
     nt_blocks_16_reassembly$msg_table$live live(
         .d(live$d),
         .q(live$q),
@@ -2798,15 +2874,15 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(init_done$q),
         .clock(init_done$clock)
     );
-    nt_blocks_16_reassembly$msg_table$init_ptr init_ptr(
-        .d(init_ptr$d),
-        .q(init_ptr$q),
-        .clock(init_ptr$clock)
-    );
     nt_blocks_16_reassembly$msg_table$phase_b phase_b(
         .d(phase_b$d),
         .q(phase_b$q),
         .clock(phase_b$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$init_ptr init_ptr(
+        .d(init_ptr$d),
+        .q(init_ptr$q),
+        .clock(init_ptr$clock)
     );
     nt_blocks_16_reassembly$msg_table$phase_c phase_c(
         .d(phase_c$d),
@@ -2888,16 +2964,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(r_fail$q),
         .clock(r_fail$clock)
     );
-    nt_blocks_16_reassembly$msg_table$r_reason r_reason(
-        .d(r_reason$d),
-        .q(r_reason$q),
-        .clock(r_reason$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$r_rx_msg_id r_rx_msg_id(
-        .d(r_rx_msg_id$d),
-        .q(r_rx_msg_id$q),
-        .clock(r_rx_msg_id$clock)
-    );
     nt_blocks_16_reassembly$msg_table$r_new_msg r_new_msg(
         .d(r_new_msg$d),
         .q(r_new_msg$q),
@@ -2918,6 +2984,16 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(r_last$q),
         .clock(r_last$clock)
     );
+    nt_blocks_16_reassembly$msg_table$r_reason r_reason(
+        .d(r_reason$d),
+        .q(r_reason$q),
+        .clock(r_reason$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$r_rx_msg_id r_rx_msg_id(
+        .d(r_rx_msg_id$d),
+        .q(r_rx_msg_id$q),
+        .clock(r_rx_msg_id$clock)
+    );
     nt_blocks_16_reassembly$msg_table$r_ack r_ack(
         .d(r_ack$d),
         .q(r_ack$q),
@@ -2933,15 +3009,15 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(r_ack_missing$q),
         .clock(r_ack_missing$clock)
     );
-    nt_blocks_16_reassembly$msg_table$r_page r_page(
-        .d(r_page$d),
-        .q(r_page$q),
-        .clock(r_page$clock)
-    );
     nt_blocks_16_reassembly$msg_table$r_sched r_sched(
         .d(r_sched$d),
         .q(r_sched$q),
         .clock(r_sched$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$r_page r_page(
+        .d(r_page$d),
+        .q(r_page$q),
+        .clock(r_page$clock)
     );
     nt_blocks_16_reassembly$msg_table$r_sched_slot r_sched_slot(
         .d(r_sched_slot$d),
@@ -2952,72 +3028,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .d(r_sched_gen$d),
         .q(r_sched_gen$q),
         .clock(r_sched_gen$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$c_zero_len c_zero_len(
-        .clock(c_zero_len$clock),
-        .reset(c_zero_len$reset),
-        .increment(c_zero_len$increment),
-        .count(c_zero_len$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_too_long c_too_long(
-        .clock(c_too_long$clock),
-        .reset(c_too_long$reset),
-        .increment(c_too_long$increment),
-        .count(c_too_long$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_bad_offset c_bad_offset(
-        .clock(c_bad_offset$clock),
-        .reset(c_bad_offset$reset),
-        .increment(c_bad_offset$increment),
-        .count(c_bad_offset$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .clock(c_len_mismatch$clock),
-        .reset(c_len_mismatch$reset),
-        .increment(c_len_mismatch$increment),
-        .count(c_len_mismatch$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_no_id c_no_id(
-        .clock(c_no_id$clock),
-        .reset(c_no_id$reset),
-        .increment(c_no_id$increment),
-        .count(c_no_id$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_no_buffer c_no_buffer(
-        .clock(c_no_buffer$clock),
-        .reset(c_no_buffer$reset),
-        .increment(c_no_buffer$increment),
-        .count(c_no_buffer$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_bucket_full c_bucket_full(
-        .clock(c_bucket_full$clock),
-        .reset(c_bucket_full$reset),
-        .increment(c_bucket_full$increment),
-        .count(c_bucket_full$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_duplicate c_duplicate(
-        .clock(c_duplicate$clock),
-        .reset(c_duplicate$reset),
-        .increment(c_duplicate$increment),
-        .count(c_duplicate$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_recent c_recent(
-        .clock(c_recent$clock),
-        .reset(c_recent$reset),
-        .increment(c_recent$increment),
-        .count(c_recent$count)
-    );
-    nt_blocks_16_reassembly$msg_table$c_fallback c_fallback(
-        .clock(c_fallback$clock),
-        .reset(c_fallback$reset),
-        .increment(c_fallback$increment),
-        .count(c_fallback$count)
-    );
-    nt_blocks_16_reassembly$msg_table$missing_ffs missing_ffs(
-        .bitmap(missing_ffs$bitmap),
-        .found(missing_ffs$found),
-        .index(missing_ffs$index),
-        .onehot(missing_ffs$onehot)
     );
     nt_blocks_16_reassembly$msg_table$id_offer_valid id_offer_valid(
         .d(id_offer_valid$d),
@@ -3069,6 +3079,16 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(ap_wr_pos$q),
         .clock(ap_wr_pos$clock)
     );
+    nt_blocks_16_reassembly$msg_table$ap_duplicate ap_duplicate(
+        .d(ap_duplicate$d),
+        .q(ap_duplicate$q),
+        .clock(ap_duplicate$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$ap_fallback ap_fallback(
+        .d(ap_fallback$d),
+        .q(ap_fallback$q),
+        .clock(ap_fallback$clock)
+    );
     nt_blocks_16_reassembly$msg_table$ap_wr_bucket ap_wr_bucket(
         .d(ap_wr_bucket$d),
         .q(ap_wr_bucket$q),
@@ -3094,16 +3114,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(ap_info$q),
         .clock(ap_info$clock)
     );
-    nt_blocks_16_reassembly$msg_table$ap_duplicate ap_duplicate(
-        .d(ap_duplicate$d),
-        .q(ap_duplicate$q),
-        .clock(ap_duplicate$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$ap_fallback ap_fallback(
-        .d(ap_fallback$d),
-        .q(ap_fallback$q),
-        .clock(ap_fallback$clock)
-    );
     nt_blocks_16_reassembly$msg_table$o_valid o_valid(
         .d(o_valid$d),
         .q(o_valid$q),
@@ -3113,16 +3123,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .d(o_fail$d),
         .q(o_fail$q),
         .clock(o_fail$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$o_reason o_reason(
-        .d(o_reason$d),
-        .q(o_reason$q),
-        .clock(o_reason$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$o_rx_msg_id o_rx_msg_id(
-        .d(o_rx_msg_id$d),
-        .q(o_rx_msg_id$q),
-        .clock(o_rx_msg_id$clock)
     );
     nt_blocks_16_reassembly$msg_table$o_new_msg o_new_msg(
         .d(o_new_msg$d),
@@ -3144,20 +3144,30 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .q(o_last$q),
         .clock(o_last$clock)
     );
-    nt_blocks_16_reassembly$msg_table$o_ack o_ack(
-        .d(o_ack$d),
-        .q(o_ack$q),
-        .clock(o_ack$clock)
+    nt_blocks_16_reassembly$msg_table$o_sched o_sched(
+        .d(o_sched$d),
+        .q(o_sched$q),
+        .clock(o_sched$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$o_reason o_reason(
+        .d(o_reason$d),
+        .q(o_reason$q),
+        .clock(o_reason$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$o_rx_msg_id o_rx_msg_id(
+        .d(o_rx_msg_id$d),
+        .q(o_rx_msg_id$q),
+        .clock(o_rx_msg_id$clock)
     );
     nt_blocks_16_reassembly$msg_table$o_page o_page(
         .d(o_page$d),
         .q(o_page$q),
         .clock(o_page$clock)
     );
-    nt_blocks_16_reassembly$msg_table$o_sched o_sched(
-        .d(o_sched$d),
-        .q(o_sched$q),
-        .clock(o_sched$clock)
+    nt_blocks_16_reassembly$msg_table$o_ack o_ack(
+        .d(o_ack$d),
+        .q(o_ack$q),
+        .clock(o_ack$clock)
     );
     nt_blocks_16_reassembly$msg_table$o_sched_slot o_sched_slot(
         .d(o_sched_slot$d),
@@ -3168,16 +3178,6 @@ module nt_blocks_16_reassembly$msg_table(clock,reset,req$valid,req$ready,req$mar
         .d(o_sched_gen$d),
         .q(o_sched_gen$q),
         .clock(o_sched_gen$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$alloc_mask alloc_mask(
-        .index(alloc_mask$index),
-        .enable(alloc_mask$enable),
-        .onehot(alloc_mask$onehot)
-    );
-    nt_blocks_16_reassembly$msg_table$release_mask release_mask(
-        .index(release_mask$index),
-        .enable(release_mask$enable),
-        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -4083,9 +4083,6 @@ module nt_blocks_16_reassembly$msg_table$buffers(clock,reset,msg_len,fits,reques
     wire  lists$3$empty;
     wire  lists$3$full;
     wire  [15:0] lists$3$double_free_count;
-    reg  [3:0] has_buffer$d;
-    wire  [3:0] has_buffer$q;
-    reg  has_buffer$clock;
     reg  [3:0] offered$0$d;
     wire  [3:0] offered$0$q;
     reg  offered$0$clock;
@@ -4098,17 +4095,20 @@ module nt_blocks_16_reassembly$msg_table$buffers(clock,reset,msg_len,fits,reques
     reg  [3:0] offered$3$d;
     wire  [3:0] offered$3$q;
     reg  offered$3$clock;
+    reg  [3:0] has_buffer$d;
+    wire  [3:0] has_buffer$q;
+    reg  has_buffer$clock;
 
     // Local signals
     reg  [15:0] page$0;
     reg  [15:0] page$1;
     reg  [15:0] page$2;
     reg  [15:0] page$3;
-    reg  [31:0] msg_len32;
     reg  [15:0] offer16$0;
     reg  [15:0] offer16$1;
     reg  [15:0] offer16$2;
     reg  [15:0] offer16$3;
+    reg  [31:0] msg_len32;
     reg  [3:0] free_onehot;
     reg  [3:0] fits_now;
     reg  [3:0] has_buffer_now;
@@ -4165,11 +4165,6 @@ module nt_blocks_16_reassembly$msg_table$buffers(clock,reset,msg_len,fits,reques
         .full(lists$3$full),
         .double_free_count(lists$3$double_free_count)
     );
-    nt_blocks_16_reassembly$msg_table$buffers$has_buffer has_buffer(
-        .d(has_buffer$d),
-        .q(has_buffer$q),
-        .clock(has_buffer$clock)
-    );
     nt_blocks_16_reassembly$msg_table$buffers$offered$0 offered$0(
         .d(offered$0$d),
         .q(offered$0$q),
@@ -4189,6 +4184,11 @@ module nt_blocks_16_reassembly$msg_table$buffers(clock,reset,msg_len,fits,reques
         .d(offered$3$d),
         .q(offered$3$q),
         .clock(offered$3$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$has_buffer has_buffer(
+        .d(has_buffer$d),
+        .q(has_buffer$q),
+        .clock(has_buffer$clock)
     );
 
     // Update code
@@ -4329,12 +4329,6 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$0(clock,reset,alloc_valid
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -4346,22 +4340,18 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$0(clock,reset,alloc_valid
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_reassembly$msg_table$buffers$lists$0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$buffers$lists$0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_reassembly$msg_table$buffers$lists$0$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -4378,6 +4368,16 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$0(clock,reset,alloc_valid
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -4577,12 +4577,6 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$1(clock,reset,alloc_valid
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -4594,22 +4588,18 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$1(clock,reset,alloc_valid
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_reassembly$msg_table$buffers$lists$1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$buffers$lists$1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_reassembly$msg_table$buffers$lists$1$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -4626,6 +4616,16 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$1(clock,reset,alloc_valid
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -4825,12 +4825,6 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$2(clock,reset,alloc_valid
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -4842,22 +4836,18 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$2(clock,reset,alloc_valid
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_reassembly$msg_table$buffers$lists$2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$buffers$lists$2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_reassembly$msg_table$buffers$lists$2$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -4874,6 +4864,16 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$2(clock,reset,alloc_valid
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -5073,12 +5073,6 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$3(clock,reset,alloc_valid
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -5090,22 +5084,18 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$3(clock,reset,alloc_valid
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_reassembly$msg_table$buffers$lists$3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$buffers$lists$3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_reassembly$msg_table$buffers$lists$3$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -5122,6 +5112,16 @@ module nt_blocks_16_reassembly$msg_table$buffers$lists$3(clock,reset,alloc_valid
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$buffers$lists$3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -6109,6 +6109,10 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
     reg  [63:0] hash$key;
     wire  [11:0] hash$h0;
     wire  [11:0] hash$h1;
+    reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -6154,10 +6158,6 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  c_full_wait$clock;
-    reg  c_full_wait$reset;
-    reg  c_full_wait$increment;
-    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -6343,6 +6343,12 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         .h0(hash$h0),
         .h1(hash$h1)
     );
+    nt_blocks_16_reassembly$msg_table$delivered$c_full_wait c_full_wait(
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
+    );
     nt_blocks_16_reassembly$msg_table$delivered$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -6417,12 +6423,6 @@ module nt_blocks_16_reassembly$msg_table$delivered(clock,reset,ready,lookup_vali
         .d(since_scrub$d),
         .q(since_scrub$q),
         .clock(since_scrub$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$delivered$c_full_wait c_full_wait(
-        .clock(c_full_wait$clock),
-        .reset(c_full_wait$reset),
-        .increment(c_full_wait$increment),
-        .count(c_full_wait$count)
     );
 
     // Update code
@@ -8296,12 +8296,6 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -8313,22 +8307,18 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_blocks_16_reassembly$msg_table$ids$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_blocks_16_reassembly$msg_table$ids$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_blocks_16_reassembly$msg_table$ids$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -8345,6 +8335,16 @@ module nt_blocks_16_reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,al
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_blocks_16_reassembly$msg_table$ids$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_blocks_16_reassembly$msg_table$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -9621,22 +9621,22 @@ module nt_blocks_16_reassembly$read_out(clock,reset,ready,start,header,payload_a
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
+    reg  out_last$d;
+    wire  out_last$q;
+    reg  out_last$clock;
     reg  [63:0] out_data$d;
     wire  [63:0] out_data$q;
     reg  out_data$clock;
     reg  [7:0] out_keep$d;
     wire  [7:0] out_keep$q;
     reg  out_keep$clock;
-    reg  out_last$d;
-    wire  out_last$q;
-    reg  out_last$clock;
 
     // Local signals
     reg  out_free;
-    reg  [16:0] first_word;
     reg  load_hdr1;
     reg  load_data;
     reg  last_word;
+    reg  [16:0] first_word;
     reg  [16:0] ptr_next;
     reg  [2:0] last_rem;
     reg  [5:0] last_rem_bits;
@@ -9674,6 +9674,11 @@ module nt_blocks_16_reassembly$read_out(clock,reset,ready,start,header,payload_a
         .q(out_valid$q),
         .clock(out_valid$clock)
     );
+    nt_blocks_16_reassembly$read_out$out_last out_last(
+        .d(out_last$d),
+        .q(out_last$q),
+        .clock(out_last$clock)
+    );
     nt_blocks_16_reassembly$read_out$out_data out_data(
         .d(out_data$d),
         .q(out_data$q),
@@ -9683,11 +9688,6 @@ module nt_blocks_16_reassembly$read_out(clock,reset,ready,start,header,payload_a
         .d(out_keep$d),
         .q(out_keep$q),
         .clock(out_keep$clock)
-    );
-    nt_blocks_16_reassembly$read_out$out_last out_last(
-        .d(out_last$d),
-        .q(out_last$q),
-        .clock(out_last$clock)
     );
 
     // Update code
@@ -10297,30 +10297,6 @@ module nt_blocks_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_
     reg  meta_mem$write_clock;
     reg  [7:0] meta_mem$write_data;
     reg  meta_mem$write_enable;
-    reg  [15:0] valid_bits$d;
-    wire  [15:0] valid_bits$q;
-    reg  valid_bits$clock;
-    reg  [3:0] scan_ptr$d;
-    wire  [3:0] scan_ptr$q;
-    reg  scan_ptr$clock;
-    reg  s1_live$d;
-    wire  s1_live$q;
-    reg  s1_live$clock;
-    reg  [3:0] s1_id$d;
-    wire  [3:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  s1_stale$d;
-    wire  s1_stale$q;
-    reg  s1_stale$clock;
-    reg  out_pending$d;
-    wire  out_pending$q;
-    reg  out_pending$clock;
-    reg  [3:0] out_id$d;
-    wire  [3:0] out_id$q;
-    reg  out_id$clock;
-    reg  [7:0] out_meta$d;
-    wire  [7:0] out_meta$q;
-    reg  out_meta$clock;
     reg  [3:0] fired$index;
     reg  fired$enable;
     wire  [15:0] fired$onehot;
@@ -10330,6 +10306,30 @@ module nt_blocks_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_
     reg  [3:0] cancelled$index;
     reg  cancelled$enable;
     wire  [15:0] cancelled$onehot;
+    reg  [15:0] valid_bits$d;
+    wire  [15:0] valid_bits$q;
+    reg  valid_bits$clock;
+    reg  [3:0] scan_ptr$d;
+    wire  [3:0] scan_ptr$q;
+    reg  scan_ptr$clock;
+    reg  [3:0] s1_id$d;
+    wire  [3:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [3:0] out_id$d;
+    wire  [3:0] out_id$q;
+    reg  out_id$clock;
+    reg  s1_live$d;
+    wire  s1_live$q;
+    reg  s1_live$clock;
+    reg  s1_stale$d;
+    wire  s1_stale$q;
+    reg  s1_stale$clock;
+    reg  out_pending$d;
+    wire  out_pending$q;
+    reg  out_pending$clock;
+    reg  [7:0] out_meta$d;
+    wire  [7:0] out_meta$q;
+    reg  out_meta$clock;
 
     // Local signals
     reg  sched_hits_s1;
@@ -10359,46 +10359,6 @@ module nt_blocks_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_
         .write_data(meta_mem$write_data),
         .write_enable(meta_mem$write_enable)
     );
-    nt_blocks_16_reassembly$timer$valid_bits valid_bits(
-        .d(valid_bits$d),
-        .q(valid_bits$q),
-        .clock(valid_bits$clock)
-    );
-    nt_blocks_16_reassembly$timer$scan_ptr scan_ptr(
-        .d(scan_ptr$d),
-        .q(scan_ptr$q),
-        .clock(scan_ptr$clock)
-    );
-    nt_blocks_16_reassembly$timer$s1_live s1_live(
-        .d(s1_live$d),
-        .q(s1_live$q),
-        .clock(s1_live$clock)
-    );
-    nt_blocks_16_reassembly$timer$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_blocks_16_reassembly$timer$s1_stale s1_stale(
-        .d(s1_stale$d),
-        .q(s1_stale$q),
-        .clock(s1_stale$clock)
-    );
-    nt_blocks_16_reassembly$timer$out_pending out_pending(
-        .d(out_pending$d),
-        .q(out_pending$q),
-        .clock(out_pending$clock)
-    );
-    nt_blocks_16_reassembly$timer$out_id out_id(
-        .d(out_id$d),
-        .q(out_id$q),
-        .clock(out_id$clock)
-    );
-    nt_blocks_16_reassembly$timer$out_meta out_meta(
-        .d(out_meta$d),
-        .q(out_meta$q),
-        .clock(out_meta$clock)
-    );
     nt_blocks_16_reassembly$timer$fired fired(
         .index(fired$index),
         .enable(fired$enable),
@@ -10413,6 +10373,46 @@ module nt_blocks_16_reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_
         .index(cancelled$index),
         .enable(cancelled$enable),
         .onehot(cancelled$onehot)
+    );
+    nt_blocks_16_reassembly$timer$valid_bits valid_bits(
+        .d(valid_bits$d),
+        .q(valid_bits$q),
+        .clock(valid_bits$clock)
+    );
+    nt_blocks_16_reassembly$timer$scan_ptr scan_ptr(
+        .d(scan_ptr$d),
+        .q(scan_ptr$q),
+        .clock(scan_ptr$clock)
+    );
+    nt_blocks_16_reassembly$timer$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_blocks_16_reassembly$timer$out_id out_id(
+        .d(out_id$d),
+        .q(out_id$q),
+        .clock(out_id$clock)
+    );
+    nt_blocks_16_reassembly$timer$s1_live s1_live(
+        .d(s1_live$d),
+        .q(s1_live$q),
+        .clock(s1_live$clock)
+    );
+    nt_blocks_16_reassembly$timer$s1_stale s1_stale(
+        .d(s1_stale$d),
+        .q(s1_stale$q),
+        .clock(s1_stale$clock)
+    );
+    nt_blocks_16_reassembly$timer$out_pending out_pending(
+        .d(out_pending$d),
+        .q(out_pending$q),
+        .clock(out_pending$clock)
+    );
+    nt_blocks_16_reassembly$timer$out_meta out_meta(
+        .d(out_meta$d),
+        .q(out_meta$q),
+        .clock(out_meta$clock)
     );
 
     // Update code

@@ -183,9 +183,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     wire  class_ffs$3$found;
     wire  [3:0] class_ffs$3$index;
     wire  [15:0] class_ffs$3$onehot;
-    reg  [15:0] buf_in_use$d;
-    wire  [15:0] buf_in_use$q;
-    reg  buf_in_use$clock;
     reg  cnt_double_free$clock;
     reg  cnt_double_free$reset;
     reg  cnt_double_free$increment;
@@ -198,28 +195,13 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
     wire  [15:0] comp_q$level;
-    reg  comp_in_valid$d;
-    wire  comp_in_valid$q;
-    reg  comp_in_valid$clock;
-    reg  [16:0] comp_in_data$d;
-    wire  [16:0] comp_in_data$q;
-    reg  comp_in_data$clock;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
     wire  [15:0] ret_ffs$onehot;
-    reg  ret_cand_valid$d;
-    wire  ret_cand_valid$q;
-    reg  ret_cand_valid$clock;
-    reg  [3:0] ret_cand_slot$d;
-    wire  [3:0] ret_cand_slot$q;
-    reg  ret_cand_slot$clock;
     reg  [3:0] ret_cand_mask$index;
     reg  ret_cand_mask$enable;
     wire  [15:0] ret_cand_mask$onehot;
-    reg  [15:0] busy_seen$d;
-    wire  [15:0] busy_seen$q;
-    reg  busy_seen$clock;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -228,57 +210,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
     wire  [15:0] cool_q$level;
-    reg  cool_due$d;
-    wire  cool_due$q;
-    reg  cool_due$clock;
-    reg  cool_steady$d;
-    wire  cool_steady$q;
-    reg  cool_steady$clock;
-    reg  [63:0] now$d;
-    wire  [63:0] now$q;
-    reg  now$clock;
-    reg  [1:0] w_state$d;
-    wire  [1:0] w_state$q;
-    reg  w_state$clock;
-    reg  [3:0] w_slot$d;
-    wire  [3:0] w_slot$q;
-    reg  w_slot$clock;
-    reg  [15:0] w_len$d;
-    wire  [15:0] w_len$q;
-    reg  w_len$clock;
-    reg  [15:0] w_credit$d;
-    wire  [15:0] w_credit$q;
-    reg  w_credit$clock;
-    reg  w_credit_valid$d;
-    wire  w_credit_valid$q;
-    reg  w_credit_valid$clock;
-    reg  [7:0] w_rank$d;
-    wire  [7:0] w_rank$q;
-    reg  w_rank$clock;
-    reg  [31:0] w_ip$d;
-    wire  [31:0] w_ip$q;
-    reg  w_ip$clock;
-    reg  [15:0] w_rport$d;
-    wire  [15:0] w_rport$q;
-    reg  w_rport$clock;
-    reg  [15:0] w_lport$d;
-    wire  [15:0] w_lport$q;
-    reg  w_lport$clock;
-    reg  [15:0] w_word$d;
-    wire  [15:0] w_word$q;
-    reg  w_word$clock;
-    reg  [15:0] w_left$d;
-    wire  [15:0] w_left$q;
-    reg  w_left$clock;
-    reg  a_pick_valid$d;
-    wire  a_pick_valid$q;
-    reg  a_pick_valid$clock;
-    reg  [3:0] a_pick_slot$d;
-    wire  [3:0] a_pick_slot$q;
-    reg  a_pick_slot$clock;
-    reg  w_commit$d;
-    wire  w_commit$q;
-    reg  w_commit$clock;
     reg  cnt_rejected$clock;
     reg  cnt_rejected$reset;
     reg  cnt_rejected$increment;
@@ -287,12 +218,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  cnt_framing$reset;
     reg  cnt_framing$increment;
     wire  [15:0] cnt_framing$count;
-    reg  [15:0] returning$d;
-    wire  [15:0] returning$q;
-    reg  returning$clock;
-    reg  [15:0] wrapping$d;
-    wire  [15:0] wrapping$q;
-    reg  wrapping$clock;
     reg  read_out$clock;
     reg  read_out$reset;
     reg  read_out$desc$valid;
@@ -335,10 +260,83 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  [3:0] freed_mask$index;
     reg  freed_mask$enable;
     wire  [15:0] freed_mask$onehot;
+    reg  [15:0] buf_in_use$d;
+    wire  [15:0] buf_in_use$q;
+    reg  buf_in_use$clock;
+    reg  comp_in_valid$d;
+    wire  comp_in_valid$q;
+    reg  comp_in_valid$clock;
+    reg  [16:0] comp_in_data$d;
+    wire  [16:0] comp_in_data$q;
+    reg  comp_in_data$clock;
+    reg  ret_cand_valid$d;
+    wire  ret_cand_valid$q;
+    reg  ret_cand_valid$clock;
+    reg  [3:0] ret_cand_slot$d;
+    wire  [3:0] ret_cand_slot$q;
+    reg  ret_cand_slot$clock;
+    reg  [15:0] busy_seen$d;
+    wire  [15:0] busy_seen$q;
+    reg  busy_seen$clock;
+    reg  cool_due$d;
+    wire  cool_due$q;
+    reg  cool_due$clock;
+    reg  cool_steady$d;
+    wire  cool_steady$q;
+    reg  cool_steady$clock;
+    reg  [63:0] now$d;
+    wire  [63:0] now$q;
+    reg  now$clock;
+    reg  [1:0] w_state$d;
+    wire  [1:0] w_state$q;
+    reg  w_state$clock;
+    reg  [3:0] w_slot$d;
+    wire  [3:0] w_slot$q;
+    reg  w_slot$clock;
+    reg  [15:0] w_len$d;
+    wire  [15:0] w_len$q;
+    reg  w_len$clock;
+    reg  [15:0] w_credit$d;
+    wire  [15:0] w_credit$q;
+    reg  w_credit$clock;
+    reg  [15:0] w_rport$d;
+    wire  [15:0] w_rport$q;
+    reg  w_rport$clock;
+    reg  [15:0] w_lport$d;
+    wire  [15:0] w_lport$q;
+    reg  w_lport$clock;
+    reg  [15:0] w_word$d;
+    wire  [15:0] w_word$q;
+    reg  w_word$clock;
+    reg  w_credit_valid$d;
+    wire  w_credit_valid$q;
+    reg  w_credit_valid$clock;
+    reg  [7:0] w_rank$d;
+    wire  [7:0] w_rank$q;
+    reg  w_rank$clock;
+    reg  [31:0] w_ip$d;
+    wire  [31:0] w_ip$q;
+    reg  w_ip$clock;
+    reg  [15:0] w_left$d;
+    wire  [15:0] w_left$q;
+    reg  w_left$clock;
+    reg  a_pick_valid$d;
+    wire  a_pick_valid$q;
+    reg  a_pick_valid$clock;
+    reg  [3:0] a_pick_slot$d;
+    wire  [3:0] a_pick_slot$q;
+    reg  a_pick_slot$clock;
+    reg  w_commit$d;
+    wire  w_commit$q;
+    reg  w_commit$clock;
+    reg  [15:0] returning$d;
+    wire  [15:0] returning$q;
+    reg  returning$clock;
+    reg  [15:0] wrapping$d;
+    wire  [15:0] wrapping$q;
+    reg  wrapping$clock;
 
     // Local signals
-    reg  [15:0] w0_len;
-    reg  w0_reject;
     reg  a_use$0;
     reg  a_use$1;
     reg  a_use$2;
@@ -348,35 +346,37 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     reg  a_before$2;
     reg  a_before$3;
     reg  a_before$4;
-    reg  a_any;
-    reg  w_alloc;
-    reg  [15:0] in_use_after_alloc;
-    reg  free_ok;
-    reg  [3:0] a_slot;
-    reg  w_ready;
-    reg  w_take;
     reg  a_fits$0;
     reg  a_fits$1;
     reg  a_fits$2;
     reg  a_fits$3;
+    reg  [15:0] w0_len;
+    reg  w0_reject;
+    reg  a_any;
+    reg  w_alloc;
+    reg  free_ok;
+    reg  w_ready;
+    reg  w_take;
+    reg  [15:0] in_use_after_alloc;
+    reg  [3:0] a_slot;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
     reg  w_framing_early;
     reg  [16:0] w_base;
     reg  comp_take;
-    reg  [3:0] comp_slot;
     reg  ret_go;
     reg  ret_cand_busy;
+    reg  [3:0] comp_slot;
     reg  [15:0] busy_mask;
     reg  free_go;
+    reg  cool_go;
+    reg  ret_wraps;
+    reg  comp_wraps;
     reg  [3:0] free_slot;
     reg  [31:0] now_shifted;
     reg  [31:0] cool_since;
     reg  [31:0] cool_age;
-    reg  cool_go;
-    reg  ret_wraps;
-    reg  comp_wraps;
     reg  [15:0] wrap_after_take;
     reg  [15:0] ret_after_take;
 
@@ -510,11 +510,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .index(class_ffs$3$index),
         .onehot(class_ffs$3$onehot)
     );
-    nt_blocks_16_tx_path$buf_in_use buf_in_use(
-        .d(buf_in_use$d),
-        .q(buf_in_use$q),
-        .clock(buf_in_use$clock)
-    );
     nt_blocks_16_tx_path$cnt_double_free cnt_double_free(
         .clock(cnt_double_free$clock),
         .reset(cnt_double_free$reset),
@@ -531,41 +526,16 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .head_data(comp_q$head_data),
         .level(comp_q$level)
     );
-    nt_blocks_16_tx_path$comp_in_valid comp_in_valid(
-        .d(comp_in_valid$d),
-        .q(comp_in_valid$q),
-        .clock(comp_in_valid$clock)
-    );
-    nt_blocks_16_tx_path$comp_in_data comp_in_data(
-        .d(comp_in_data$d),
-        .q(comp_in_data$q),
-        .clock(comp_in_data$clock)
-    );
     nt_blocks_16_tx_path$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
         .index(ret_ffs$index),
         .onehot(ret_ffs$onehot)
     );
-    nt_blocks_16_tx_path$ret_cand_valid ret_cand_valid(
-        .d(ret_cand_valid$d),
-        .q(ret_cand_valid$q),
-        .clock(ret_cand_valid$clock)
-    );
-    nt_blocks_16_tx_path$ret_cand_slot ret_cand_slot(
-        .d(ret_cand_slot$d),
-        .q(ret_cand_slot$q),
-        .clock(ret_cand_slot$clock)
-    );
     nt_blocks_16_tx_path$ret_cand_mask ret_cand_mask(
         .index(ret_cand_mask$index),
         .enable(ret_cand_mask$enable),
         .onehot(ret_cand_mask$onehot)
-    );
-    nt_blocks_16_tx_path$busy_seen busy_seen(
-        .d(busy_seen$d),
-        .q(busy_seen$q),
-        .clock(busy_seen$clock)
     );
     nt_blocks_16_tx_path$cool_q cool_q(
         .clock(cool_q$clock),
@@ -576,91 +546,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .head_valid(cool_q$head_valid),
         .head_data(cool_q$head_data),
         .level(cool_q$level)
-    );
-    nt_blocks_16_tx_path$cool_due cool_due(
-        .d(cool_due$d),
-        .q(cool_due$q),
-        .clock(cool_due$clock)
-    );
-    nt_blocks_16_tx_path$cool_steady cool_steady(
-        .d(cool_steady$d),
-        .q(cool_steady$q),
-        .clock(cool_steady$clock)
-    );
-    nt_blocks_16_tx_path$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nt_blocks_16_tx_path$w_state w_state(
-        .d(w_state$d),
-        .q(w_state$q),
-        .clock(w_state$clock)
-    );
-    nt_blocks_16_tx_path$w_slot w_slot(
-        .d(w_slot$d),
-        .q(w_slot$q),
-        .clock(w_slot$clock)
-    );
-    nt_blocks_16_tx_path$w_len w_len(
-        .d(w_len$d),
-        .q(w_len$q),
-        .clock(w_len$clock)
-    );
-    nt_blocks_16_tx_path$w_credit w_credit(
-        .d(w_credit$d),
-        .q(w_credit$q),
-        .clock(w_credit$clock)
-    );
-    nt_blocks_16_tx_path$w_credit_valid w_credit_valid(
-        .d(w_credit_valid$d),
-        .q(w_credit_valid$q),
-        .clock(w_credit_valid$clock)
-    );
-    nt_blocks_16_tx_path$w_rank w_rank(
-        .d(w_rank$d),
-        .q(w_rank$q),
-        .clock(w_rank$clock)
-    );
-    nt_blocks_16_tx_path$w_ip w_ip(
-        .d(w_ip$d),
-        .q(w_ip$q),
-        .clock(w_ip$clock)
-    );
-    nt_blocks_16_tx_path$w_rport w_rport(
-        .d(w_rport$d),
-        .q(w_rport$q),
-        .clock(w_rport$clock)
-    );
-    nt_blocks_16_tx_path$w_lport w_lport(
-        .d(w_lport$d),
-        .q(w_lport$q),
-        .clock(w_lport$clock)
-    );
-    nt_blocks_16_tx_path$w_word w_word(
-        .d(w_word$d),
-        .q(w_word$q),
-        .clock(w_word$clock)
-    );
-    nt_blocks_16_tx_path$w_left w_left(
-        .d(w_left$d),
-        .q(w_left$q),
-        .clock(w_left$clock)
-    );
-    nt_blocks_16_tx_path$a_pick_valid a_pick_valid(
-        .d(a_pick_valid$d),
-        .q(a_pick_valid$q),
-        .clock(a_pick_valid$clock)
-    );
-    nt_blocks_16_tx_path$a_pick_slot a_pick_slot(
-        .d(a_pick_slot$d),
-        .q(a_pick_slot$q),
-        .clock(a_pick_slot$clock)
-    );
-    nt_blocks_16_tx_path$w_commit w_commit(
-        .d(w_commit$d),
-        .q(w_commit$q),
-        .clock(w_commit$clock)
     );
     nt_blocks_16_tx_path$cnt_rejected cnt_rejected(
         .clock(cnt_rejected$clock),
@@ -673,16 +558,6 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .reset(cnt_framing$reset),
         .increment(cnt_framing$increment),
         .count(cnt_framing$count)
-    );
-    nt_blocks_16_tx_path$returning returning(
-        .d(returning$d),
-        .q(returning$q),
-        .clock(returning$clock)
-    );
-    nt_blocks_16_tx_path$wrapping wrapping(
-        .d(wrapping$d),
-        .q(wrapping$q),
-        .clock(wrapping$clock)
     );
     nt_blocks_16_tx_path$read_out read_out(
         .clock(read_out$clock),
@@ -757,6 +632,131 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .index(freed_mask$index),
         .enable(freed_mask$enable),
         .onehot(freed_mask$onehot)
+    );
+    nt_blocks_16_tx_path$buf_in_use buf_in_use(
+        .d(buf_in_use$d),
+        .q(buf_in_use$q),
+        .clock(buf_in_use$clock)
+    );
+    nt_blocks_16_tx_path$comp_in_valid comp_in_valid(
+        .d(comp_in_valid$d),
+        .q(comp_in_valid$q),
+        .clock(comp_in_valid$clock)
+    );
+    nt_blocks_16_tx_path$comp_in_data comp_in_data(
+        .d(comp_in_data$d),
+        .q(comp_in_data$q),
+        .clock(comp_in_data$clock)
+    );
+    nt_blocks_16_tx_path$ret_cand_valid ret_cand_valid(
+        .d(ret_cand_valid$d),
+        .q(ret_cand_valid$q),
+        .clock(ret_cand_valid$clock)
+    );
+    nt_blocks_16_tx_path$ret_cand_slot ret_cand_slot(
+        .d(ret_cand_slot$d),
+        .q(ret_cand_slot$q),
+        .clock(ret_cand_slot$clock)
+    );
+    nt_blocks_16_tx_path$busy_seen busy_seen(
+        .d(busy_seen$d),
+        .q(busy_seen$q),
+        .clock(busy_seen$clock)
+    );
+    nt_blocks_16_tx_path$cool_due cool_due(
+        .d(cool_due$d),
+        .q(cool_due$q),
+        .clock(cool_due$clock)
+    );
+    nt_blocks_16_tx_path$cool_steady cool_steady(
+        .d(cool_steady$d),
+        .q(cool_steady$q),
+        .clock(cool_steady$clock)
+    );
+    nt_blocks_16_tx_path$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nt_blocks_16_tx_path$w_state w_state(
+        .d(w_state$d),
+        .q(w_state$q),
+        .clock(w_state$clock)
+    );
+    nt_blocks_16_tx_path$w_slot w_slot(
+        .d(w_slot$d),
+        .q(w_slot$q),
+        .clock(w_slot$clock)
+    );
+    nt_blocks_16_tx_path$w_len w_len(
+        .d(w_len$d),
+        .q(w_len$q),
+        .clock(w_len$clock)
+    );
+    nt_blocks_16_tx_path$w_credit w_credit(
+        .d(w_credit$d),
+        .q(w_credit$q),
+        .clock(w_credit$clock)
+    );
+    nt_blocks_16_tx_path$w_rport w_rport(
+        .d(w_rport$d),
+        .q(w_rport$q),
+        .clock(w_rport$clock)
+    );
+    nt_blocks_16_tx_path$w_lport w_lport(
+        .d(w_lport$d),
+        .q(w_lport$q),
+        .clock(w_lport$clock)
+    );
+    nt_blocks_16_tx_path$w_word w_word(
+        .d(w_word$d),
+        .q(w_word$q),
+        .clock(w_word$clock)
+    );
+    nt_blocks_16_tx_path$w_credit_valid w_credit_valid(
+        .d(w_credit_valid$d),
+        .q(w_credit_valid$q),
+        .clock(w_credit_valid$clock)
+    );
+    nt_blocks_16_tx_path$w_rank w_rank(
+        .d(w_rank$d),
+        .q(w_rank$q),
+        .clock(w_rank$clock)
+    );
+    nt_blocks_16_tx_path$w_ip w_ip(
+        .d(w_ip$d),
+        .q(w_ip$q),
+        .clock(w_ip$clock)
+    );
+    nt_blocks_16_tx_path$w_left w_left(
+        .d(w_left$d),
+        .q(w_left$q),
+        .clock(w_left$clock)
+    );
+    nt_blocks_16_tx_path$a_pick_valid a_pick_valid(
+        .d(a_pick_valid$d),
+        .q(a_pick_valid$q),
+        .clock(a_pick_valid$clock)
+    );
+    nt_blocks_16_tx_path$a_pick_slot a_pick_slot(
+        .d(a_pick_slot$d),
+        .q(a_pick_slot$q),
+        .clock(a_pick_slot$clock)
+    );
+    nt_blocks_16_tx_path$w_commit w_commit(
+        .d(w_commit$d),
+        .q(w_commit$q),
+        .clock(w_commit$clock)
+    );
+    nt_blocks_16_tx_path$returning returning(
+        .d(returning$d),
+        .q(returning$q),
+        .clock(returning$clock)
+    );
+    nt_blocks_16_tx_path$wrapping wrapping(
+        .d(wrapping$d),
+        .q(wrapping$q),
+        .clock(wrapping$clock)
     );
 
     // Update code
@@ -2375,108 +2375,6 @@ module nt_blocks_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rt
     wire  choice$more;
     wire  choice$is_new;
     wire  choice$is_rtx;
-    reg  [15:0] active_bits$d;
-    wire  [15:0] active_bits$q;
-    reg  active_bits$clock;
-    reg  [15:0] sendable$d;
-    wire  [15:0] sendable$q;
-    reg  sendable$clock;
-    reg  [15:0] id_known$d;
-    wire  [15:0] id_known$q;
-    reg  id_known$clock;
-    reg  [15:0] rr_above_mask$d;
-    wire  [15:0] rr_above_mask$q;
-    reg  rr_above_mask$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [2:0] s1_kind$d;
-    wire  [2:0] s1_kind$q;
-    reg  s1_kind$clock;
-    reg  [3:0] s1_slot$d;
-    wire  [3:0] s1_slot$q;
-    reg  s1_slot$clock;
-    reg  [15:0] s1_id$d;
-    wire  [15:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  [63:0] s1_bitmap$d;
-    wire  [63:0] s1_bitmap$q;
-    reg  s1_bitmap$clock;
-    reg  s1_rtx_flag$d;
-    wire  s1_rtx_flag$q;
-    reg  s1_rtx_flag$clock;
-    reg  s1_credit_flag$d;
-    wire  s1_credit_flag$q;
-    reg  s1_credit_flag$clock;
-    reg  [15:0] s1_credit$d;
-    wire  [15:0] s1_credit$q;
-    reg  s1_credit$clock;
-    reg  s1_allow$d;
-    wire  s1_allow$q;
-    reg  s1_allow$clock;
-    reg  s1_raise$d;
-    wire  s1_raise$q;
-    reg  s1_raise$clock;
-    reg  [7:0] s1_rtx_p1$d;
-    wire  [7:0] s1_rtx_p1$q;
-    reg  s1_rtx_p1$clock;
-    reg  s1_emit$d;
-    wire  s1_emit$q;
-    reg  s1_emit$clock;
-    reg  [87:0] s1_meta$d;
-    wire  [87:0] s1_meta$q;
-    reg  s1_meta$clock;
-    reg  s1_fwd$d;
-    wire  s1_fwd$q;
-    reg  s1_fwd$clock;
-    reg  [15:0] s1_onehot$d;
-    wire  [15:0] s1_onehot$q;
-    reg  s1_onehot$clock;
-    reg  [15:0] s2_onehot$d;
-    wire  [15:0] s2_onehot$q;
-    reg  s2_onehot$clock;
-    reg  [336:0] fwd_word$d;
-    wire  [336:0] fwd_word$q;
-    reg  fwd_word$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [3:0] s2_slot$d;
-    wire  [3:0] s2_slot$q;
-    reg  s2_slot$clock;
-    reg  s2_emit$d;
-    wire  s2_emit$q;
-    reg  s2_emit$clock;
-    reg  [15:0] s2_id$d;
-    wire  [15:0] s2_id$q;
-    reg  s2_id$clock;
-    reg  [336:0] s2_word$d;
-    wire  [336:0] s2_word$q;
-    reg  s2_word$clock;
-    reg  s2_active$d;
-    wire  s2_active$q;
-    reg  s2_active$clock;
-    reg  s2_sched$d;
-    wire  s2_sched$q;
-    reg  s2_sched$clock;
-    reg  [23:0] s2_sched_meta$d;
-    wire  [23:0] s2_sched_meta$q;
-    reg  s2_sched_meta$clock;
-    reg  s2_cancel$d;
-    wire  s2_cancel$q;
-    reg  s2_cancel$clock;
-    reg  [1:0] q_count$d;
-    wire  [1:0] q_count$q;
-    reg  q_count$clock;
-    reg  [129:0] q0$d;
-    wire  [129:0] q0$q;
-    reg  q0$clock;
-    reg  [129:0] q1$d;
-    wire  [129:0] q1$q;
-    reg  q1$clock;
-    reg  [129:0] q2$d;
-    wire  [129:0] q2$q;
-    reg  q2$clock;
     reg  cnt_stale_dlv$clock;
     reg  cnt_stale_dlv$reset;
     reg  cnt_stale_dlv$increment;
@@ -2523,6 +2421,108 @@ module nt_blocks_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rt
     reg  [3:0] written_mask$index;
     reg  written_mask$enable;
     wire  [15:0] written_mask$onehot;
+    reg  [15:0] active_bits$d;
+    wire  [15:0] active_bits$q;
+    reg  active_bits$clock;
+    reg  [15:0] sendable$d;
+    wire  [15:0] sendable$q;
+    reg  sendable$clock;
+    reg  [15:0] id_known$d;
+    wire  [15:0] id_known$q;
+    reg  id_known$clock;
+    reg  [15:0] rr_above_mask$d;
+    wire  [15:0] rr_above_mask$q;
+    reg  rr_above_mask$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_rtx_flag$d;
+    wire  s1_rtx_flag$q;
+    reg  s1_rtx_flag$clock;
+    reg  s1_credit_flag$d;
+    wire  s1_credit_flag$q;
+    reg  s1_credit_flag$clock;
+    reg  s1_allow$d;
+    wire  s1_allow$q;
+    reg  s1_allow$clock;
+    reg  s1_raise$d;
+    wire  s1_raise$q;
+    reg  s1_raise$clock;
+    reg  s1_emit$d;
+    wire  s1_emit$q;
+    reg  s1_emit$clock;
+    reg  [2:0] s1_kind$d;
+    wire  [2:0] s1_kind$q;
+    reg  s1_kind$clock;
+    reg  [3:0] s1_slot$d;
+    wire  [3:0] s1_slot$q;
+    reg  s1_slot$clock;
+    reg  [15:0] s1_id$d;
+    wire  [15:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [15:0] s1_credit$d;
+    wire  [15:0] s1_credit$q;
+    reg  s1_credit$clock;
+    reg  [63:0] s1_bitmap$d;
+    wire  [63:0] s1_bitmap$q;
+    reg  s1_bitmap$clock;
+    reg  [7:0] s1_rtx_p1$d;
+    wire  [7:0] s1_rtx_p1$q;
+    reg  s1_rtx_p1$clock;
+    reg  [87:0] s1_meta$d;
+    wire  [87:0] s1_meta$q;
+    reg  s1_meta$clock;
+    reg  s1_fwd$d;
+    wire  s1_fwd$q;
+    reg  s1_fwd$clock;
+    reg  [15:0] s1_onehot$d;
+    wire  [15:0] s1_onehot$q;
+    reg  s1_onehot$clock;
+    reg  [15:0] s2_onehot$d;
+    wire  [15:0] s2_onehot$q;
+    reg  s2_onehot$clock;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
+    reg  fwd_word$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_emit$d;
+    wire  s2_emit$q;
+    reg  s2_emit$clock;
+    reg  s2_active$d;
+    wire  s2_active$q;
+    reg  s2_active$clock;
+    reg  [3:0] s2_slot$d;
+    wire  [3:0] s2_slot$q;
+    reg  s2_slot$clock;
+    reg  [15:0] s2_id$d;
+    wire  [15:0] s2_id$q;
+    reg  s2_id$clock;
+    reg  [336:0] s2_word$d;
+    wire  [336:0] s2_word$q;
+    reg  s2_word$clock;
+    reg  s2_sched$d;
+    wire  s2_sched$q;
+    reg  s2_sched$clock;
+    reg  [23:0] s2_sched_meta$d;
+    wire  [23:0] s2_sched_meta$q;
+    reg  s2_sched_meta$clock;
+    reg  s2_cancel$d;
+    wire  s2_cancel$q;
+    reg  s2_cancel$clock;
+    reg  [1:0] q_count$d;
+    wire  [1:0] q_count$q;
+    reg  q_count$clock;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
+    reg  q0$clock;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
+    reg  q1$clock;
+    reg  [129:0] q2$d;
+    wire  [129:0] q2$q;
+    reg  q2$clock;
 
     // Local signals
     reg  ev_dlv;
@@ -2554,11 +2554,11 @@ module nt_blocks_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rt
     reg  dlv_overflow;
     reg  ctx_overflow;
     reg  [336:0] cur;
+    reg  [336:0] n_word;
     reg  c_active;
     reg  free_go;
-    reg  [336:0] n_word;
-    reg  [129:0] e_desc;
     reg  n_sendable;
+    reg  [129:0] e_desc;
 
     // Sub module instances
     nt_blocks_16_tx_path$core$slot_ram slot_ram(
@@ -2654,176 +2654,6 @@ module nt_blocks_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rt
         .is_new(choice$is_new),
         .is_rtx(choice$is_rtx)
     );
-    nt_blocks_16_tx_path$core$active_bits active_bits(
-        .d(active_bits$d),
-        .q(active_bits$q),
-        .clock(active_bits$clock)
-    );
-    nt_blocks_16_tx_path$core$sendable sendable(
-        .d(sendable$d),
-        .q(sendable$q),
-        .clock(sendable$clock)
-    );
-    nt_blocks_16_tx_path$core$id_known id_known(
-        .d(id_known$d),
-        .q(id_known$q),
-        .clock(id_known$clock)
-    );
-    nt_blocks_16_tx_path$core$rr_above_mask rr_above_mask(
-        .d(rr_above_mask$d),
-        .q(rr_above_mask$q),
-        .clock(rr_above_mask$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_kind s1_kind(
-        .d(s1_kind$d),
-        .q(s1_kind$q),
-        .clock(s1_kind$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_slot s1_slot(
-        .d(s1_slot$d),
-        .q(s1_slot$q),
-        .clock(s1_slot$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_bitmap s1_bitmap(
-        .d(s1_bitmap$d),
-        .q(s1_bitmap$q),
-        .clock(s1_bitmap$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_rtx_flag s1_rtx_flag(
-        .d(s1_rtx_flag$d),
-        .q(s1_rtx_flag$q),
-        .clock(s1_rtx_flag$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_credit_flag s1_credit_flag(
-        .d(s1_credit_flag$d),
-        .q(s1_credit_flag$q),
-        .clock(s1_credit_flag$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_credit s1_credit(
-        .d(s1_credit$d),
-        .q(s1_credit$q),
-        .clock(s1_credit$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_allow s1_allow(
-        .d(s1_allow$d),
-        .q(s1_allow$q),
-        .clock(s1_allow$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_raise s1_raise(
-        .d(s1_raise$d),
-        .q(s1_raise$q),
-        .clock(s1_raise$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_rtx_p1 s1_rtx_p1(
-        .d(s1_rtx_p1$d),
-        .q(s1_rtx_p1$q),
-        .clock(s1_rtx_p1$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_emit s1_emit(
-        .d(s1_emit$d),
-        .q(s1_emit$q),
-        .clock(s1_emit$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_meta s1_meta(
-        .d(s1_meta$d),
-        .q(s1_meta$q),
-        .clock(s1_meta$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_fwd s1_fwd(
-        .d(s1_fwd$d),
-        .q(s1_fwd$q),
-        .clock(s1_fwd$clock)
-    );
-    nt_blocks_16_tx_path$core$s1_onehot s1_onehot(
-        .d(s1_onehot$d),
-        .q(s1_onehot$q),
-        .clock(s1_onehot$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_onehot s2_onehot(
-        .d(s2_onehot$d),
-        .q(s2_onehot$q),
-        .clock(s2_onehot$clock)
-    );
-    nt_blocks_16_tx_path$core$fwd_word fwd_word(
-        .d(fwd_word$d),
-        .q(fwd_word$q),
-        .clock(fwd_word$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_slot s2_slot(
-        .d(s2_slot$d),
-        .q(s2_slot$q),
-        .clock(s2_slot$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_emit s2_emit(
-        .d(s2_emit$d),
-        .q(s2_emit$q),
-        .clock(s2_emit$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_id s2_id(
-        .d(s2_id$d),
-        .q(s2_id$q),
-        .clock(s2_id$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_word s2_word(
-        .d(s2_word$d),
-        .q(s2_word$q),
-        .clock(s2_word$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_active s2_active(
-        .d(s2_active$d),
-        .q(s2_active$q),
-        .clock(s2_active$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_sched s2_sched(
-        .d(s2_sched$d),
-        .q(s2_sched$q),
-        .clock(s2_sched$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_sched_meta s2_sched_meta(
-        .d(s2_sched_meta$d),
-        .q(s2_sched_meta$q),
-        .clock(s2_sched_meta$clock)
-    );
-    nt_blocks_16_tx_path$core$s2_cancel s2_cancel(
-        .d(s2_cancel$d),
-        .q(s2_cancel$q),
-        .clock(s2_cancel$clock)
-    );
-    nt_blocks_16_tx_path$core$q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    nt_blocks_16_tx_path$core$q0 q0(
-        .d(q0$d),
-        .q(q0$q),
-        .clock(q0$clock)
-    );
-    nt_blocks_16_tx_path$core$q1 q1(
-        .d(q1$d),
-        .q(q1$q),
-        .clock(q1$clock)
-    );
-    nt_blocks_16_tx_path$core$q2 q2(
-        .d(q2$d),
-        .q(q2$q),
-        .clock(q2$clock)
-    );
     nt_blocks_16_tx_path$core$cnt_stale_dlv cnt_stale_dlv(
         .clock(cnt_stale_dlv$clock),
         .reset(cnt_stale_dlv$reset),
@@ -2893,6 +2723,176 @@ module nt_blocks_16_tx_path$core(clock,reset,default_credit,timeout_threshold,rt
         .index(written_mask$index),
         .enable(written_mask$enable),
         .onehot(written_mask$onehot)
+    );
+    nt_blocks_16_tx_path$core$active_bits active_bits(
+        .d(active_bits$d),
+        .q(active_bits$q),
+        .clock(active_bits$clock)
+    );
+    nt_blocks_16_tx_path$core$sendable sendable(
+        .d(sendable$d),
+        .q(sendable$q),
+        .clock(sendable$clock)
+    );
+    nt_blocks_16_tx_path$core$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
+    );
+    nt_blocks_16_tx_path$core$rr_above_mask rr_above_mask(
+        .d(rr_above_mask$d),
+        .q(rr_above_mask$q),
+        .clock(rr_above_mask$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_rtx_flag s1_rtx_flag(
+        .d(s1_rtx_flag$d),
+        .q(s1_rtx_flag$q),
+        .clock(s1_rtx_flag$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_credit_flag s1_credit_flag(
+        .d(s1_credit_flag$d),
+        .q(s1_credit_flag$q),
+        .clock(s1_credit_flag$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_allow s1_allow(
+        .d(s1_allow$d),
+        .q(s1_allow$q),
+        .clock(s1_allow$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_raise s1_raise(
+        .d(s1_raise$d),
+        .q(s1_raise$q),
+        .clock(s1_raise$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_emit s1_emit(
+        .d(s1_emit$d),
+        .q(s1_emit$q),
+        .clock(s1_emit$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_kind s1_kind(
+        .d(s1_kind$d),
+        .q(s1_kind$q),
+        .clock(s1_kind$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_slot s1_slot(
+        .d(s1_slot$d),
+        .q(s1_slot$q),
+        .clock(s1_slot$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_credit s1_credit(
+        .d(s1_credit$d),
+        .q(s1_credit$q),
+        .clock(s1_credit$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_bitmap s1_bitmap(
+        .d(s1_bitmap$d),
+        .q(s1_bitmap$q),
+        .clock(s1_bitmap$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_rtx_p1 s1_rtx_p1(
+        .d(s1_rtx_p1$d),
+        .q(s1_rtx_p1$q),
+        .clock(s1_rtx_p1$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_meta s1_meta(
+        .d(s1_meta$d),
+        .q(s1_meta$q),
+        .clock(s1_meta$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_fwd s1_fwd(
+        .d(s1_fwd$d),
+        .q(s1_fwd$q),
+        .clock(s1_fwd$clock)
+    );
+    nt_blocks_16_tx_path$core$s1_onehot s1_onehot(
+        .d(s1_onehot$d),
+        .q(s1_onehot$q),
+        .clock(s1_onehot$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_onehot s2_onehot(
+        .d(s2_onehot$d),
+        .q(s2_onehot$q),
+        .clock(s2_onehot$clock)
+    );
+    nt_blocks_16_tx_path$core$fwd_word fwd_word(
+        .d(fwd_word$d),
+        .q(fwd_word$q),
+        .clock(fwd_word$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_emit s2_emit(
+        .d(s2_emit$d),
+        .q(s2_emit$q),
+        .clock(s2_emit$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_active s2_active(
+        .d(s2_active$d),
+        .q(s2_active$q),
+        .clock(s2_active$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_slot s2_slot(
+        .d(s2_slot$d),
+        .q(s2_slot$q),
+        .clock(s2_slot$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_id s2_id(
+        .d(s2_id$d),
+        .q(s2_id$q),
+        .clock(s2_id$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_word s2_word(
+        .d(s2_word$d),
+        .q(s2_word$q),
+        .clock(s2_word$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_sched s2_sched(
+        .d(s2_sched$d),
+        .q(s2_sched$q),
+        .clock(s2_sched$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_sched_meta s2_sched_meta(
+        .d(s2_sched_meta$d),
+        .q(s2_sched_meta$q),
+        .clock(s2_sched_meta$clock)
+    );
+    nt_blocks_16_tx_path$core$s2_cancel s2_cancel(
+        .d(s2_cancel$d),
+        .q(s2_cancel$q),
+        .clock(s2_cancel$clock)
+    );
+    nt_blocks_16_tx_path$core$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
+    );
+    nt_blocks_16_tx_path$core$q0 q0(
+        .d(q0$d),
+        .q(q0$q),
+        .clock(q0$clock)
+    );
+    nt_blocks_16_tx_path$core$q1 q1(
+        .d(q1$d),
+        .q(q1$q),
+        .clock(q1$clock)
+    );
+    nt_blocks_16_tx_path$core$q2 q2(
+        .d(q2$d),
+        .q(q2$q),
+        .clock(q2$clock)
     );
 
     // Update code
@@ -5735,43 +5735,43 @@ module nt_blocks_16_tx_path$core$slot_update(word,slot,id_known,active,kind,even
     reg  [63:0] c_del;
     reg  [63:0] c_tx;
     reg  [63:0] c_rtx;
+    reg  [63:0] c_pk;
+    reg  [63:0] d_ack;
+    reg  [63:0] d_del;
+    reg  [63:0] x_rtx;
+    reg  [63:0] t_rtx;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [63:0] u_del;
+    reg  [63:0] u_tx;
+    reg  [63:0] u_rtx;
     reg  [15:0] c_credit;
+    reg  [15:0] c_id_base;
+    reg  [15:0] x_credit;
+    reg  [15:0] i_credit_req;
+    reg  [15:0] i_credit;
+    reg  [15:0] u_credit;
+    reg  [15:0] u_id_base;
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
-    reg  [15:0] c_id_base;
-    reg  [63:0] c_pk;
+    reg  [7:0] t_cnt_inc;
+    reg  [7:0] u_npkts;
+    reg  [7:0] u_max;
+    reg  [7:0] u_tcnt;
     reg  hit;
     reg  k_dlv;
     reg  k_ctx;
     reg  k_to;
     reg  k_new;
-    reg  [63:0] d_ack;
-    reg  [63:0] d_del;
     reg  d_complete;
-    reg  [63:0] x_rtx;
     reg  x_beyond;
-    reg  [15:0] x_credit;
     reg  t_progress;
-    reg  [7:0] t_cnt_inc;
     reg  t_abandon;
-    reg  [63:0] t_rtx;
+    reg  u_allow;
     reg  [6:0] t_bound;
-    reg  [63:0] t_probe;
-    reg  [63:0] t_unacked;
     reg  [5:0] t_probe_off;
     reg  [16:0] i_npkts;
-    reg  [15:0] i_credit_req;
-    reg  [15:0] i_credit;
-    reg  [63:0] u_del;
-    reg  [63:0] u_tx;
-    reg  [63:0] u_rtx;
-    reg  [15:0] u_credit;
-    reg  u_allow;
-    reg  [7:0] u_npkts;
-    reg  [7:0] u_max;
-    reg  [7:0] u_tcnt;
-    reg  [15:0] u_id_base;
     reg  [87:0] u_meta;
 
     // Sub module instances
@@ -6939,12 +6939,12 @@ module nt_blocks_16_tx_path$read_out(clock,reset,desc$valid,desc$ready,desc$slot
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
     reg  s1_last$d;
     wire  s1_last$q;
     reg  s1_last$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
     reg  [137:0] s1_meta$d;
     wire  [137:0] s1_meta$q;
     reg  s1_meta$clock;
@@ -6954,24 +6954,24 @@ module nt_blocks_16_tx_path$read_out(clock,reset,desc$valid,desc$ready,desc$slot
     reg  [63:0] e0_data$d;
     wire  [63:0] e0_data$q;
     reg  e0_data$clock;
-    reg  [7:0] e0_keep$d;
-    wire  [7:0] e0_keep$q;
-    reg  e0_keep$clock;
-    reg  e0_last$d;
-    wire  e0_last$q;
-    reg  e0_last$clock;
-    reg  [137:0] e0_meta$d;
-    wire  [137:0] e0_meta$q;
-    reg  e0_meta$clock;
     reg  [63:0] e1_data$d;
     wire  [63:0] e1_data$q;
     reg  e1_data$clock;
+    reg  [7:0] e0_keep$d;
+    wire  [7:0] e0_keep$q;
+    reg  e0_keep$clock;
     reg  [7:0] e1_keep$d;
     wire  [7:0] e1_keep$q;
     reg  e1_keep$clock;
+    reg  e0_last$d;
+    wire  e0_last$q;
+    reg  e0_last$clock;
     reg  e1_last$d;
     wire  e1_last$q;
     reg  e1_last$clock;
+    reg  [137:0] e0_meta$d;
+    wire  [137:0] e0_meta$q;
+    reg  e0_meta$clock;
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
@@ -7030,15 +7030,15 @@ module nt_blocks_16_tx_path$read_out(clock,reset,desc$valid,desc$ready,desc$slot
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_blocks_16_tx_path$read_out$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
     nt_blocks_16_tx_path$read_out$s1_last s1_last(
         .d(s1_last$d),
         .q(s1_last$q),
         .clock(s1_last$clock)
+    );
+    nt_blocks_16_tx_path$read_out$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
     );
     nt_blocks_16_tx_path$read_out$s1_meta s1_meta(
         .d(s1_meta$d),
@@ -7055,35 +7055,35 @@ module nt_blocks_16_tx_path$read_out(clock,reset,desc$valid,desc$ready,desc$slot
         .q(e0_data$q),
         .clock(e0_data$clock)
     );
-    nt_blocks_16_tx_path$read_out$e0_keep e0_keep(
-        .d(e0_keep$d),
-        .q(e0_keep$q),
-        .clock(e0_keep$clock)
-    );
-    nt_blocks_16_tx_path$read_out$e0_last e0_last(
-        .d(e0_last$d),
-        .q(e0_last$q),
-        .clock(e0_last$clock)
-    );
-    nt_blocks_16_tx_path$read_out$e0_meta e0_meta(
-        .d(e0_meta$d),
-        .q(e0_meta$q),
-        .clock(e0_meta$clock)
-    );
     nt_blocks_16_tx_path$read_out$e1_data e1_data(
         .d(e1_data$d),
         .q(e1_data$q),
         .clock(e1_data$clock)
+    );
+    nt_blocks_16_tx_path$read_out$e0_keep e0_keep(
+        .d(e0_keep$d),
+        .q(e0_keep$q),
+        .clock(e0_keep$clock)
     );
     nt_blocks_16_tx_path$read_out$e1_keep e1_keep(
         .d(e1_keep$d),
         .q(e1_keep$q),
         .clock(e1_keep$clock)
     );
+    nt_blocks_16_tx_path$read_out$e0_last e0_last(
+        .d(e0_last$d),
+        .q(e0_last$q),
+        .clock(e0_last$clock)
+    );
     nt_blocks_16_tx_path$read_out$e1_last e1_last(
         .d(e1_last$d),
         .q(e1_last$q),
         .clock(e1_last$clock)
+    );
+    nt_blocks_16_tx_path$read_out$e0_meta e0_meta(
+        .d(e0_meta$d),
+        .q(e0_meta$q),
+        .clock(e0_meta$clock)
     );
     nt_blocks_16_tx_path$read_out$e1_meta e1_meta(
         .d(e1_meta$d),
@@ -7782,30 +7782,6 @@ module nt_blocks_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  meta_mem$write_clock;
     reg  [23:0] meta_mem$write_data;
     reg  meta_mem$write_enable;
-    reg  [15:0] valid_bits$d;
-    wire  [15:0] valid_bits$q;
-    reg  valid_bits$clock;
-    reg  [3:0] scan_ptr$d;
-    wire  [3:0] scan_ptr$q;
-    reg  scan_ptr$clock;
-    reg  s1_live$d;
-    wire  s1_live$q;
-    reg  s1_live$clock;
-    reg  [3:0] s1_id$d;
-    wire  [3:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  s1_stale$d;
-    wire  s1_stale$q;
-    reg  s1_stale$clock;
-    reg  out_pending$d;
-    wire  out_pending$q;
-    reg  out_pending$clock;
-    reg  [3:0] out_id$d;
-    wire  [3:0] out_id$q;
-    reg  out_id$clock;
-    reg  [23:0] out_meta$d;
-    wire  [23:0] out_meta$q;
-    reg  out_meta$clock;
     reg  [3:0] fired$index;
     reg  fired$enable;
     wire  [15:0] fired$onehot;
@@ -7815,6 +7791,30 @@ module nt_blocks_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_del
     reg  [3:0] cancelled$index;
     reg  cancelled$enable;
     wire  [15:0] cancelled$onehot;
+    reg  [15:0] valid_bits$d;
+    wire  [15:0] valid_bits$q;
+    reg  valid_bits$clock;
+    reg  [3:0] scan_ptr$d;
+    wire  [3:0] scan_ptr$q;
+    reg  scan_ptr$clock;
+    reg  [3:0] s1_id$d;
+    wire  [3:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [3:0] out_id$d;
+    wire  [3:0] out_id$q;
+    reg  out_id$clock;
+    reg  s1_live$d;
+    wire  s1_live$q;
+    reg  s1_live$clock;
+    reg  s1_stale$d;
+    wire  s1_stale$q;
+    reg  s1_stale$clock;
+    reg  out_pending$d;
+    wire  out_pending$q;
+    reg  out_pending$clock;
+    reg  [23:0] out_meta$d;
+    wire  [23:0] out_meta$q;
+    reg  out_meta$clock;
 
     // Local signals
     reg  sched_hits_s1;
@@ -7844,46 +7844,6 @@ module nt_blocks_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_del
         .write_data(meta_mem$write_data),
         .write_enable(meta_mem$write_enable)
     );
-    nt_blocks_16_tx_path$timer$valid_bits valid_bits(
-        .d(valid_bits$d),
-        .q(valid_bits$q),
-        .clock(valid_bits$clock)
-    );
-    nt_blocks_16_tx_path$timer$scan_ptr scan_ptr(
-        .d(scan_ptr$d),
-        .q(scan_ptr$q),
-        .clock(scan_ptr$clock)
-    );
-    nt_blocks_16_tx_path$timer$s1_live s1_live(
-        .d(s1_live$d),
-        .q(s1_live$q),
-        .clock(s1_live$clock)
-    );
-    nt_blocks_16_tx_path$timer$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_blocks_16_tx_path$timer$s1_stale s1_stale(
-        .d(s1_stale$d),
-        .q(s1_stale$q),
-        .clock(s1_stale$clock)
-    );
-    nt_blocks_16_tx_path$timer$out_pending out_pending(
-        .d(out_pending$d),
-        .q(out_pending$q),
-        .clock(out_pending$clock)
-    );
-    nt_blocks_16_tx_path$timer$out_id out_id(
-        .d(out_id$d),
-        .q(out_id$q),
-        .clock(out_id$clock)
-    );
-    nt_blocks_16_tx_path$timer$out_meta out_meta(
-        .d(out_meta$d),
-        .q(out_meta$q),
-        .clock(out_meta$clock)
-    );
     nt_blocks_16_tx_path$timer$fired fired(
         .index(fired$index),
         .enable(fired$enable),
@@ -7898,6 +7858,46 @@ module nt_blocks_16_tx_path$timer(clock,reset,now,sched_valid,sched_id,sched_del
         .index(cancelled$index),
         .enable(cancelled$enable),
         .onehot(cancelled$onehot)
+    );
+    nt_blocks_16_tx_path$timer$valid_bits valid_bits(
+        .d(valid_bits$d),
+        .q(valid_bits$q),
+        .clock(valid_bits$clock)
+    );
+    nt_blocks_16_tx_path$timer$scan_ptr scan_ptr(
+        .d(scan_ptr$d),
+        .q(scan_ptr$q),
+        .clock(scan_ptr$clock)
+    );
+    nt_blocks_16_tx_path$timer$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_blocks_16_tx_path$timer$out_id out_id(
+        .d(out_id$d),
+        .q(out_id$q),
+        .clock(out_id$clock)
+    );
+    nt_blocks_16_tx_path$timer$s1_live s1_live(
+        .d(s1_live$d),
+        .q(s1_live$q),
+        .clock(s1_live$clock)
+    );
+    nt_blocks_16_tx_path$timer$s1_stale s1_stale(
+        .d(s1_stale$d),
+        .q(s1_stale$q),
+        .clock(s1_stale$clock)
+    );
+    nt_blocks_16_tx_path$timer$out_pending out_pending(
+        .d(out_pending$d),
+        .q(out_pending$q),
+        .clock(out_pending$clock)
+    );
+    nt_blocks_16_tx_path$timer$out_meta out_meta(
+        .d(out_meta$d),
+        .q(out_meta$q),
+        .clock(out_meta$clock)
     );
 
     // Update code

@@ -69,12 +69,12 @@ module nt_blocks_16_waiting_queue(clock,reset,id,push,write_state,remaining,rece
     reg  [15:0] fw_rr$d;
     wire  [15:0] fw_rr$q;
     reg  fw_rr$clock;
-    reg  fw_tg_valid$d;
-    wire  fw_tg_valid$q;
-    reg  fw_tg_valid$clock;
     reg  [15:0] fw_tg$d;
     wire  [15:0] fw_tg$q;
     reg  fw_tg$clock;
+    reg  fw_tg_valid$d;
+    wire  fw_tg_valid$q;
+    reg  fw_tg_valid$clock;
 
     // Local signals
     reg  pop_start;
@@ -150,15 +150,15 @@ module nt_blocks_16_waiting_queue(clock,reset,id,push,write_state,remaining,rece
         .q(fw_rr$q),
         .clock(fw_rr$clock)
     );
-    nt_blocks_16_waiting_queue$fw_tg_valid fw_tg_valid(
-        .d(fw_tg_valid$d),
-        .q(fw_tg_valid$q),
-        .clock(fw_tg_valid$clock)
-    );
     nt_blocks_16_waiting_queue$fw_tg fw_tg(
         .d(fw_tg$d),
         .q(fw_tg$q),
         .clock(fw_tg$clock)
+    );
+    nt_blocks_16_waiting_queue$fw_tg_valid fw_tg_valid(
+        .d(fw_tg_valid$d),
+        .q(fw_tg_valid$q),
+        .clock(fw_tg_valid$clock)
     );
 
     // Update code

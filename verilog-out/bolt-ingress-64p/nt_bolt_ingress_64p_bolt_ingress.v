@@ -65,108 +65,6 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
     reg  [15:0] supply_unit$inter_arrival;
     reg  [15:0] supply_unit$rate_q8;
     wire  [23:0] supply_unit$supply;
-    reg  [63:0] seen$d;
-    wire  [63:0] seen$q;
-    reg  seen$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  s1_bolt$d;
-    wire  s1_bolt$q;
-    reg  s1_bolt$clock;
-    reg  s1_port_ok$d;
-    wire  s1_port_ok$q;
-    reg  s1_port_ok$clock;
-    reg  s1_fresh$d;
-    wire  s1_fresh$q;
-    reg  s1_fresh$clock;
-    reg  [7:0] s1_flags$d;
-    wire  [7:0] s1_flags$q;
-    reg  s1_flags$clock;
-    reg  [15:0] s1_len$d;
-    wire  [15:0] s1_len$q;
-    reg  s1_len$clock;
-    reg  [7:0] s1_ingress$d;
-    wire  [7:0] s1_ingress$q;
-    reg  s1_ingress$clock;
-    reg  [7:0] s1_egress$d;
-    wire  [7:0] s1_egress$q;
-    reg  s1_egress$clock;
-    reg  [31:0] s1_queue$d;
-    wire  [31:0] s1_queue$q;
-    reg  s1_queue$clock;
-    reg  [31:0] s1_now$d;
-    wire  [31:0] s1_now$q;
-    reg  s1_now$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  s2_bolt$d;
-    wire  s2_bolt$q;
-    reg  s2_bolt$clock;
-    reg  s2_port_ok$d;
-    wire  s2_port_ok$q;
-    reg  s2_port_ok$clock;
-    reg  s2_fresh$d;
-    wire  s2_fresh$q;
-    reg  s2_fresh$clock;
-    reg  s2_long_gap$d;
-    wire  s2_long_gap$q;
-    reg  s2_long_gap$clock;
-    reg  [7:0] s2_flags$d;
-    wire  [7:0] s2_flags$q;
-    reg  s2_flags$clock;
-    reg  [15:0] s2_len$d;
-    wire  [15:0] s2_len$q;
-    reg  s2_len$clock;
-    reg  [7:0] s2_ingress$d;
-    wire  [7:0] s2_ingress$q;
-    reg  s2_ingress$clock;
-    reg  [7:0] s2_egress$d;
-    wire  [7:0] s2_egress$q;
-    reg  s2_egress$clock;
-    reg  [31:0] s2_queue$d;
-    wire  [31:0] s2_queue$q;
-    reg  s2_queue$clock;
-    reg  [7:0] s2_rate_code$d;
-    wire  [7:0] s2_rate_code$q;
-    reg  s2_rate_code$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  s3_drop$d;
-    wire  s3_drop$q;
-    reg  s3_drop$clock;
-    reg  [7:0] s3_flags$d;
-    wire  [7:0] s3_flags$q;
-    reg  s3_flags$clock;
-    reg  s3_src$d;
-    wire  s3_src$q;
-    reg  s3_src$clock;
-    reg  [23:0] s3_q_size$d;
-    wire  [23:0] s3_q_size$q;
-    reg  s3_q_size$clock;
-    reg  [7:0] s3_rate_code$d;
-    wire  [7:0] s3_rate_code$q;
-    reg  s3_rate_code$clock;
-    reg  [7:0] s3_ingress$d;
-    wire  [7:0] s3_ingress$q;
-    reg  s3_ingress$clock;
-    reg  [7:0] s3_egress$d;
-    wire  [7:0] s3_egress$q;
-    reg  s3_egress$clock;
-    reg  [15:0] s3_len$d;
-    wire  [15:0] s3_len$q;
-    reg  s3_len$clock;
-    reg  [15:0] s3_pru$d;
-    wire  [15:0] s3_pru$q;
-    reg  s3_pru$clock;
-    reg  [23:0] s3_token$d;
-    wire  [23:0] s3_token$q;
-    reg  s3_token$clock;
-    reg  s3_wrote$d;
-    wire  s3_wrote$q;
-    reg  s3_wrote$clock;
     reg  bad_ports$clock;
     reg  bad_ports$reset;
     reg  bad_ports$increment;
@@ -191,6 +89,108 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
     reg  supply_grants$reset;
     reg  supply_grants$increment;
     wire  [31:0] supply_grants$count;
+    reg  [63:0] seen$d;
+    wire  [63:0] seen$q;
+    reg  seen$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_bolt$d;
+    wire  s1_bolt$q;
+    reg  s1_bolt$clock;
+    reg  s1_port_ok$d;
+    wire  s1_port_ok$q;
+    reg  s1_port_ok$clock;
+    reg  s1_fresh$d;
+    wire  s1_fresh$q;
+    reg  s1_fresh$clock;
+    reg  [7:0] s1_flags$d;
+    wire  [7:0] s1_flags$q;
+    reg  s1_flags$clock;
+    reg  [7:0] s1_ingress$d;
+    wire  [7:0] s1_ingress$q;
+    reg  s1_ingress$clock;
+    reg  [7:0] s1_egress$d;
+    wire  [7:0] s1_egress$q;
+    reg  s1_egress$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [31:0] s1_queue$d;
+    wire  [31:0] s1_queue$q;
+    reg  s1_queue$clock;
+    reg  [31:0] s1_now$d;
+    wire  [31:0] s1_now$q;
+    reg  s1_now$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_bolt$d;
+    wire  s2_bolt$q;
+    reg  s2_bolt$clock;
+    reg  s2_port_ok$d;
+    wire  s2_port_ok$q;
+    reg  s2_port_ok$clock;
+    reg  s2_fresh$d;
+    wire  s2_fresh$q;
+    reg  s2_fresh$clock;
+    reg  s2_long_gap$d;
+    wire  s2_long_gap$q;
+    reg  s2_long_gap$clock;
+    reg  [7:0] s2_flags$d;
+    wire  [7:0] s2_flags$q;
+    reg  s2_flags$clock;
+    reg  [7:0] s2_ingress$d;
+    wire  [7:0] s2_ingress$q;
+    reg  s2_ingress$clock;
+    reg  [7:0] s2_egress$d;
+    wire  [7:0] s2_egress$q;
+    reg  s2_egress$clock;
+    reg  [7:0] s2_rate_code$d;
+    wire  [7:0] s2_rate_code$q;
+    reg  s2_rate_code$clock;
+    reg  [15:0] s2_len$d;
+    wire  [15:0] s2_len$q;
+    reg  s2_len$clock;
+    reg  [31:0] s2_queue$d;
+    wire  [31:0] s2_queue$q;
+    reg  s2_queue$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  s3_drop$d;
+    wire  s3_drop$q;
+    reg  s3_drop$clock;
+    reg  s3_src$d;
+    wire  s3_src$q;
+    reg  s3_src$clock;
+    reg  s3_wrote$d;
+    wire  s3_wrote$q;
+    reg  s3_wrote$clock;
+    reg  [7:0] s3_flags$d;
+    wire  [7:0] s3_flags$q;
+    reg  s3_flags$clock;
+    reg  [7:0] s3_rate_code$d;
+    wire  [7:0] s3_rate_code$q;
+    reg  s3_rate_code$clock;
+    reg  [7:0] s3_ingress$d;
+    wire  [7:0] s3_ingress$q;
+    reg  s3_ingress$clock;
+    reg  [7:0] s3_egress$d;
+    wire  [7:0] s3_egress$q;
+    reg  s3_egress$clock;
+    reg  [23:0] s3_q_size$d;
+    wire  [23:0] s3_q_size$q;
+    reg  s3_q_size$clock;
+    reg  [23:0] s3_token$d;
+    wire  [23:0] s3_token$q;
+    reg  s3_token$clock;
+    reg  [15:0] s3_len$d;
+    wire  [15:0] s3_len$q;
+    reg  s3_len$clock;
+    reg  [15:0] s3_pru$d;
+    wire  [15:0] s3_pru$q;
+    reg  s3_pru$clock;
     reg  [23:0] cfg_mtu_q$d;
     wire  [23:0] cfg_mtu_q$q;
     reg  cfg_mtu_q$clock;
@@ -207,26 +207,26 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
     reg  [23:0] s1_rate_cfg;
     reg  [23:0] s2_mtu;
     reg  [23:0] s2_token_cap;
-    reg  [25:0] s2_token_cap_wide;
-    reg  [5:0] s2_port;
-    reg  s2_is_data;
-    reg  s2_forward;
-    reg  [39:0] s2_mem_tokens;
-    reg  [15:0] s2_old_pru;
     reg  [23:0] s2_old_token;
+    reg  [23:0] s2_token;
+    reg  [23:0] s2_new_token;
+    reg  [25:0] s2_token_cap_wide;
     reg  [25:0] s2_sum;
     reg  [25:0] s2_demand;
     reg  [25:0] s2_after_demand;
     reg  [25:0] s2_capped;
-    reg  [23:0] s2_token;
+    reg  [5:0] s2_port;
+    reg  s2_is_data;
+    reg  s2_forward;
     reg  s2_congested;
-    reg  [7:0] s2_new_flags;
-    reg  [15:0] s2_new_pru;
-    reg  [23:0] s2_new_token;
     reg  s2_src;
     reg  s2_pru_made;
     reg  s2_pru_grant;
     reg  s2_supply_grant;
+    reg  [39:0] s2_mem_tokens;
+    reg  [15:0] s2_old_pru;
+    reg  [15:0] s2_new_pru;
+    reg  [7:0] s2_new_flags;
     reg  [7:0] s2_dec_set;
 
     // Sub module instances
@@ -263,6 +263,42 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .rate_q8(supply_unit$rate_q8),
         .supply(supply_unit$supply)
     );
+    nt_bolt_ingress_64p_bolt_ingress$bad_ports bad_ports(
+        .clock(bad_ports$clock),
+        .reset(bad_ports$reset),
+        .increment(bad_ports$increment),
+        .count(bad_ports$count)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$not_bolts not_bolts(
+        .clock(not_bolts$clock),
+        .reset(not_bolts$reset),
+        .increment(not_bolts$increment),
+        .count(not_bolts$count)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$srcs srcs(
+        .clock(srcs$clock),
+        .reset(srcs$reset),
+        .increment(srcs$increment),
+        .count(srcs$count)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$pru_tokens pru_tokens(
+        .clock(pru_tokens$clock),
+        .reset(pru_tokens$reset),
+        .increment(pru_tokens$increment),
+        .count(pru_tokens$count)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$pru_grants pru_grants(
+        .clock(pru_grants$clock),
+        .reset(pru_grants$reset),
+        .increment(pru_grants$increment),
+        .count(pru_grants$count)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$supply_grants supply_grants(
+        .clock(supply_grants$clock),
+        .reset(supply_grants$reset),
+        .increment(supply_grants$increment),
+        .count(supply_grants$count)
+    );
     nt_bolt_ingress_64p_bolt_ingress$seen seen(
         .d(seen$d),
         .q(seen$q),
@@ -293,11 +329,6 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .q(s1_flags$q),
         .clock(s1_flags$clock)
     );
-    nt_bolt_ingress_64p_bolt_ingress$s1_len s1_len(
-        .d(s1_len$d),
-        .q(s1_len$q),
-        .clock(s1_len$clock)
-    );
     nt_bolt_ingress_64p_bolt_ingress$s1_ingress s1_ingress(
         .d(s1_ingress$d),
         .q(s1_ingress$q),
@@ -307,6 +338,11 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .d(s1_egress$d),
         .q(s1_egress$q),
         .clock(s1_egress$clock)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
     );
     nt_bolt_ingress_64p_bolt_ingress$s1_queue s1_queue(
         .d(s1_queue$d),
@@ -348,11 +384,6 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .q(s2_flags$q),
         .clock(s2_flags$clock)
     );
-    nt_bolt_ingress_64p_bolt_ingress$s2_len s2_len(
-        .d(s2_len$d),
-        .q(s2_len$q),
-        .clock(s2_len$clock)
-    );
     nt_bolt_ingress_64p_bolt_ingress$s2_ingress s2_ingress(
         .d(s2_ingress$d),
         .q(s2_ingress$q),
@@ -363,15 +394,20 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .q(s2_egress$q),
         .clock(s2_egress$clock)
     );
-    nt_bolt_ingress_64p_bolt_ingress$s2_queue s2_queue(
-        .d(s2_queue$d),
-        .q(s2_queue$q),
-        .clock(s2_queue$clock)
-    );
     nt_bolt_ingress_64p_bolt_ingress$s2_rate_code s2_rate_code(
         .d(s2_rate_code$d),
         .q(s2_rate_code$q),
         .clock(s2_rate_code$clock)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$s2_len s2_len(
+        .d(s2_len$d),
+        .q(s2_len$q),
+        .clock(s2_len$clock)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$s2_queue s2_queue(
+        .d(s2_queue$d),
+        .q(s2_queue$q),
+        .clock(s2_queue$clock)
     );
     nt_bolt_ingress_64p_bolt_ingress$s3_valid s3_valid(
         .d(s3_valid$d),
@@ -383,20 +419,20 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .q(s3_drop$q),
         .clock(s3_drop$clock)
     );
-    nt_bolt_ingress_64p_bolt_ingress$s3_flags s3_flags(
-        .d(s3_flags$d),
-        .q(s3_flags$q),
-        .clock(s3_flags$clock)
-    );
     nt_bolt_ingress_64p_bolt_ingress$s3_src s3_src(
         .d(s3_src$d),
         .q(s3_src$q),
         .clock(s3_src$clock)
     );
-    nt_bolt_ingress_64p_bolt_ingress$s3_q_size s3_q_size(
-        .d(s3_q_size$d),
-        .q(s3_q_size$q),
-        .clock(s3_q_size$clock)
+    nt_bolt_ingress_64p_bolt_ingress$s3_wrote s3_wrote(
+        .d(s3_wrote$d),
+        .q(s3_wrote$q),
+        .clock(s3_wrote$clock)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$s3_flags s3_flags(
+        .d(s3_flags$d),
+        .q(s3_flags$q),
+        .clock(s3_flags$clock)
     );
     nt_bolt_ingress_64p_bolt_ingress$s3_rate_code s3_rate_code(
         .d(s3_rate_code$d),
@@ -413,6 +449,16 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .q(s3_egress$q),
         .clock(s3_egress$clock)
     );
+    nt_bolt_ingress_64p_bolt_ingress$s3_q_size s3_q_size(
+        .d(s3_q_size$d),
+        .q(s3_q_size$q),
+        .clock(s3_q_size$clock)
+    );
+    nt_bolt_ingress_64p_bolt_ingress$s3_token s3_token(
+        .d(s3_token$d),
+        .q(s3_token$q),
+        .clock(s3_token$clock)
+    );
     nt_bolt_ingress_64p_bolt_ingress$s3_len s3_len(
         .d(s3_len$d),
         .q(s3_len$q),
@@ -422,52 +468,6 @@ module nt_bolt_ingress_64p_bolt_ingress(clock,reset,now,in_valid,in_bolt,in_flag
         .d(s3_pru$d),
         .q(s3_pru$q),
         .clock(s3_pru$clock)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$s3_token s3_token(
-        .d(s3_token$d),
-        .q(s3_token$q),
-        .clock(s3_token$clock)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$s3_wrote s3_wrote(
-        .d(s3_wrote$d),
-        .q(s3_wrote$q),
-        .clock(s3_wrote$clock)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$bad_ports bad_ports(
-        .clock(bad_ports$clock),
-        .reset(bad_ports$reset),
-        .increment(bad_ports$increment),
-        .count(bad_ports$count)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$not_bolts not_bolts(
-        .clock(not_bolts$clock),
-        .reset(not_bolts$reset),
-        .increment(not_bolts$increment),
-        .count(not_bolts$count)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$srcs srcs(
-        .clock(srcs$clock),
-        .reset(srcs$reset),
-        .increment(srcs$increment),
-        .count(srcs$count)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$pru_tokens pru_tokens(
-        .clock(pru_tokens$clock),
-        .reset(pru_tokens$reset),
-        .increment(pru_tokens$increment),
-        .count(pru_tokens$count)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$pru_grants pru_grants(
-        .clock(pru_grants$clock),
-        .reset(pru_grants$reset),
-        .increment(pru_grants$increment),
-        .count(pru_grants$count)
-    );
-    nt_bolt_ingress_64p_bolt_ingress$supply_grants supply_grants(
-        .clock(supply_grants$clock),
-        .reset(supply_grants$reset),
-        .increment(supply_grants$increment),
-        .count(supply_grants$count)
     );
     nt_bolt_ingress_64p_bolt_ingress$cfg_mtu_q cfg_mtu_q(
         .d(cfg_mtu_q$d),

@@ -107,6 +107,30 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thresh,cfg
     wire  decision_fifo$head_valid;
     wire  [8:0] decision_fifo$head_data;
     wire  [15:0] decision_fifo$level;
+    reg  not_ipv4s$clock;
+    reg  not_ipv4s$reset;
+    reg  not_ipv4s$increment;
+    wire  [31:0] not_ipv4s$count;
+    reg  wrong_protocols$clock;
+    reg  wrong_protocols$reset;
+    reg  wrong_protocols$increment;
+    wire  [31:0] wrong_protocols$count;
+    reg  too_shorts$clock;
+    reg  too_shorts$reset;
+    reg  too_shorts$increment;
+    wire  [31:0] too_shorts$count;
+    reg  srcs_sent$clock;
+    reg  srcs_sent$reset;
+    reg  srcs_sent$increment;
+    wire  [31:0] srcs_sent$count;
+    reg  srcs_dropped$clock;
+    reg  srcs_dropped$reset;
+    reg  srcs_dropped$increment;
+    wire  [31:0] srcs_dropped$count;
+    reg  length_mismatches$clock;
+    reg  length_mismatches$reset;
+    reg  length_mismatches$increment;
+    wire  [31:0] length_mismatches$count;
     reg  [3:0] in_beat$d;
     wire  [3:0] in_beat$q;
     reg  in_beat$clock;
@@ -152,78 +176,54 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thresh,cfg
     reg  [15:0] cycle_count$d;
     wire  [15:0] cycle_count$q;
     reg  cycle_count$clock;
-    reg  not_ipv4s$clock;
-    reg  not_ipv4s$reset;
-    reg  not_ipv4s$increment;
-    wire  [31:0] not_ipv4s$count;
-    reg  wrong_protocols$clock;
-    reg  wrong_protocols$reset;
-    reg  wrong_protocols$increment;
-    wire  [31:0] wrong_protocols$count;
-    reg  too_shorts$clock;
-    reg  too_shorts$reset;
-    reg  too_shorts$increment;
-    wire  [31:0] too_shorts$count;
-    reg  srcs_sent$clock;
-    reg  srcs_sent$reset;
-    reg  srcs_sent$increment;
-    wire  [31:0] srcs_sent$count;
-    reg  srcs_dropped$clock;
-    reg  srcs_dropped$reset;
-    reg  srcs_dropped$increment;
-    wire  [31:0] srcs_dropped$count;
-    reg  length_mismatches$clock;
-    reg  length_mismatches$reset;
-    reg  length_mismatches$increment;
-    wire  [31:0] length_mismatches$count;
 
     // Local signals
     reg  room;
     reg  accept;
     reg  first_beat;
-    reg  [47:0] tuser_now;
-    reg  [639:0] header_merged;
-    reg  [63:0] keep_mask;
-    reg  [3:0] keep_count;
-    reg  [16:0] frame_bytes_sum;
-    reg  [15:0] frame_bytes_now;
-    reg  [16:0] pkt_len_sum;
-    reg  [15:0] pkt_len_now;
-    reg  [63:0] kept_data;
     reg  descriptor_fire;
     reg  long_enough;
     reg  ethertype_now;
     reg  protocol_now;
-    reg  [15:0] total_len_now;
     reg  length_ok;
     reg  is_bolt;
-    reg  [88:0] head;
-    reg  [15:0] waited;
-    reg  [8:0] head_decision;
     reg  can_go;
     reg  drop_frame;
     reg  pop_beat;
-    reg  [63:0] head_tdata;
+    reg  src_take;
+    reg  src_done;
+    reg  [47:0] tuser_now;
+    reg  [639:0] header_merged;
     reg  [639:0] m;
+    reg  [639:0] src_eth;
+    reg  [639:0] src_ip_a;
+    reg  [639:0] src_ip_b;
+    reg  [639:0] src_bolt;
+    reg  [639:0] src_frame;
+    reg  [63:0] keep_mask;
+    reg  [63:0] kept_data;
+    reg  [63:0] head_tdata;
+    reg  [3:0] keep_count;
+    reg  [16:0] frame_bytes_sum;
+    reg  [16:0] pkt_len_sum;
+    reg  [16:0] ip_fold1;
+    reg  [15:0] frame_bytes_now;
+    reg  [15:0] pkt_len_now;
+    reg  [15:0] total_len_now;
+    reg  [15:0] waited;
+    reg  [15:0] ip_fold2;
+    reg  [15:0] ip_checksum;
+    reg  [15:0] src_ip_tail;
+    reg  [88:0] head;
+    reg  [8:0] head_decision;
     reg  [19:0] ip_words_a;
     reg  [19:0] ip_words_b;
     reg  [19:0] ip_words_c;
     reg  [19:0] ip_words_d;
     reg  [19:0] ip_sum;
-    reg  [639:0] src_eth;
-    reg  [639:0] src_ip_a;
-    reg  [639:0] src_ip_b;
-    reg  [639:0] src_bolt;
-    reg  [16:0] ip_fold1;
-    reg  [15:0] ip_fold2;
-    reg  [15:0] ip_checksum;
-    reg  [639:0] src_frame;
     reg  [7:0] src_flags;
-    reg  src_take;
     reg  [9:0] src_offset;
-    reg  [15:0] src_ip_tail;
     reg  [255:0] src_tail_mask;
-    reg  src_done;
 
     // Sub module instances
     nt_bolt_ingress_64p_bolt_stream$core core(
@@ -278,6 +278,42 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thresh,cfg
         .head_valid(decision_fifo$head_valid),
         .head_data(decision_fifo$head_data),
         .level(decision_fifo$level)
+    );
+    nt_bolt_ingress_64p_bolt_stream$not_ipv4s not_ipv4s(
+        .clock(not_ipv4s$clock),
+        .reset(not_ipv4s$reset),
+        .increment(not_ipv4s$increment),
+        .count(not_ipv4s$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$wrong_protocols wrong_protocols(
+        .clock(wrong_protocols$clock),
+        .reset(wrong_protocols$reset),
+        .increment(wrong_protocols$increment),
+        .count(wrong_protocols$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$too_shorts too_shorts(
+        .clock(too_shorts$clock),
+        .reset(too_shorts$reset),
+        .increment(too_shorts$increment),
+        .count(too_shorts$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$srcs_sent srcs_sent(
+        .clock(srcs_sent$clock),
+        .reset(srcs_sent$reset),
+        .increment(srcs_sent$increment),
+        .count(srcs_sent$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$srcs_dropped srcs_dropped(
+        .clock(srcs_dropped$clock),
+        .reset(srcs_dropped$reset),
+        .increment(srcs_dropped$increment),
+        .count(srcs_dropped$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$length_mismatches length_mismatches(
+        .clock(length_mismatches$clock),
+        .reset(length_mismatches$reset),
+        .increment(length_mismatches$increment),
+        .count(length_mismatches$count)
     );
     nt_bolt_ingress_64p_bolt_stream$in_beat in_beat(
         .d(in_beat$d),
@@ -353,42 +389,6 @@ module nt_bolt_ingress_64p_bolt_stream(clock,reset,now,cfg_mtu,cfg_cc_thresh,cfg
         .d(cycle_count$d),
         .q(cycle_count$q),
         .clock(cycle_count$clock)
-    );
-    nt_bolt_ingress_64p_bolt_stream$not_ipv4s not_ipv4s(
-        .clock(not_ipv4s$clock),
-        .reset(not_ipv4s$reset),
-        .increment(not_ipv4s$increment),
-        .count(not_ipv4s$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$wrong_protocols wrong_protocols(
-        .clock(wrong_protocols$clock),
-        .reset(wrong_protocols$reset),
-        .increment(wrong_protocols$increment),
-        .count(wrong_protocols$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$too_shorts too_shorts(
-        .clock(too_shorts$clock),
-        .reset(too_shorts$reset),
-        .increment(too_shorts$increment),
-        .count(too_shorts$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$srcs_sent srcs_sent(
-        .clock(srcs_sent$clock),
-        .reset(srcs_sent$reset),
-        .increment(srcs_sent$increment),
-        .count(srcs_sent$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$srcs_dropped srcs_dropped(
-        .clock(srcs_dropped$clock),
-        .reset(srcs_dropped$reset),
-        .increment(srcs_dropped$increment),
-        .count(srcs_dropped$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$length_mismatches length_mismatches(
-        .clock(length_mismatches$clock),
-        .reset(length_mismatches$reset),
-        .increment(length_mismatches$increment),
-        .count(length_mismatches$count)
     );
 
     // Update code
@@ -873,108 +873,6 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
     reg  [15:0] supply_unit$inter_arrival;
     reg  [15:0] supply_unit$rate_q8;
     wire  [23:0] supply_unit$supply;
-    reg  [63:0] seen$d;
-    wire  [63:0] seen$q;
-    reg  seen$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  s1_bolt$d;
-    wire  s1_bolt$q;
-    reg  s1_bolt$clock;
-    reg  s1_port_ok$d;
-    wire  s1_port_ok$q;
-    reg  s1_port_ok$clock;
-    reg  s1_fresh$d;
-    wire  s1_fresh$q;
-    reg  s1_fresh$clock;
-    reg  [7:0] s1_flags$d;
-    wire  [7:0] s1_flags$q;
-    reg  s1_flags$clock;
-    reg  [15:0] s1_len$d;
-    wire  [15:0] s1_len$q;
-    reg  s1_len$clock;
-    reg  [7:0] s1_ingress$d;
-    wire  [7:0] s1_ingress$q;
-    reg  s1_ingress$clock;
-    reg  [7:0] s1_egress$d;
-    wire  [7:0] s1_egress$q;
-    reg  s1_egress$clock;
-    reg  [31:0] s1_queue$d;
-    wire  [31:0] s1_queue$q;
-    reg  s1_queue$clock;
-    reg  [31:0] s1_now$d;
-    wire  [31:0] s1_now$q;
-    reg  s1_now$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  s2_bolt$d;
-    wire  s2_bolt$q;
-    reg  s2_bolt$clock;
-    reg  s2_port_ok$d;
-    wire  s2_port_ok$q;
-    reg  s2_port_ok$clock;
-    reg  s2_fresh$d;
-    wire  s2_fresh$q;
-    reg  s2_fresh$clock;
-    reg  s2_long_gap$d;
-    wire  s2_long_gap$q;
-    reg  s2_long_gap$clock;
-    reg  [7:0] s2_flags$d;
-    wire  [7:0] s2_flags$q;
-    reg  s2_flags$clock;
-    reg  [15:0] s2_len$d;
-    wire  [15:0] s2_len$q;
-    reg  s2_len$clock;
-    reg  [7:0] s2_ingress$d;
-    wire  [7:0] s2_ingress$q;
-    reg  s2_ingress$clock;
-    reg  [7:0] s2_egress$d;
-    wire  [7:0] s2_egress$q;
-    reg  s2_egress$clock;
-    reg  [31:0] s2_queue$d;
-    wire  [31:0] s2_queue$q;
-    reg  s2_queue$clock;
-    reg  [7:0] s2_rate_code$d;
-    wire  [7:0] s2_rate_code$q;
-    reg  s2_rate_code$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  s3_drop$d;
-    wire  s3_drop$q;
-    reg  s3_drop$clock;
-    reg  [7:0] s3_flags$d;
-    wire  [7:0] s3_flags$q;
-    reg  s3_flags$clock;
-    reg  s3_src$d;
-    wire  s3_src$q;
-    reg  s3_src$clock;
-    reg  [23:0] s3_q_size$d;
-    wire  [23:0] s3_q_size$q;
-    reg  s3_q_size$clock;
-    reg  [7:0] s3_rate_code$d;
-    wire  [7:0] s3_rate_code$q;
-    reg  s3_rate_code$clock;
-    reg  [7:0] s3_ingress$d;
-    wire  [7:0] s3_ingress$q;
-    reg  s3_ingress$clock;
-    reg  [7:0] s3_egress$d;
-    wire  [7:0] s3_egress$q;
-    reg  s3_egress$clock;
-    reg  [15:0] s3_len$d;
-    wire  [15:0] s3_len$q;
-    reg  s3_len$clock;
-    reg  [15:0] s3_pru$d;
-    wire  [15:0] s3_pru$q;
-    reg  s3_pru$clock;
-    reg  [23:0] s3_token$d;
-    wire  [23:0] s3_token$q;
-    reg  s3_token$clock;
-    reg  s3_wrote$d;
-    wire  s3_wrote$q;
-    reg  s3_wrote$clock;
     reg  bad_ports$clock;
     reg  bad_ports$reset;
     reg  bad_ports$increment;
@@ -999,6 +897,108 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
     reg  supply_grants$reset;
     reg  supply_grants$increment;
     wire  [31:0] supply_grants$count;
+    reg  [63:0] seen$d;
+    wire  [63:0] seen$q;
+    reg  seen$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_bolt$d;
+    wire  s1_bolt$q;
+    reg  s1_bolt$clock;
+    reg  s1_port_ok$d;
+    wire  s1_port_ok$q;
+    reg  s1_port_ok$clock;
+    reg  s1_fresh$d;
+    wire  s1_fresh$q;
+    reg  s1_fresh$clock;
+    reg  [7:0] s1_flags$d;
+    wire  [7:0] s1_flags$q;
+    reg  s1_flags$clock;
+    reg  [7:0] s1_ingress$d;
+    wire  [7:0] s1_ingress$q;
+    reg  s1_ingress$clock;
+    reg  [7:0] s1_egress$d;
+    wire  [7:0] s1_egress$q;
+    reg  s1_egress$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [31:0] s1_queue$d;
+    wire  [31:0] s1_queue$q;
+    reg  s1_queue$clock;
+    reg  [31:0] s1_now$d;
+    wire  [31:0] s1_now$q;
+    reg  s1_now$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_bolt$d;
+    wire  s2_bolt$q;
+    reg  s2_bolt$clock;
+    reg  s2_port_ok$d;
+    wire  s2_port_ok$q;
+    reg  s2_port_ok$clock;
+    reg  s2_fresh$d;
+    wire  s2_fresh$q;
+    reg  s2_fresh$clock;
+    reg  s2_long_gap$d;
+    wire  s2_long_gap$q;
+    reg  s2_long_gap$clock;
+    reg  [7:0] s2_flags$d;
+    wire  [7:0] s2_flags$q;
+    reg  s2_flags$clock;
+    reg  [7:0] s2_ingress$d;
+    wire  [7:0] s2_ingress$q;
+    reg  s2_ingress$clock;
+    reg  [7:0] s2_egress$d;
+    wire  [7:0] s2_egress$q;
+    reg  s2_egress$clock;
+    reg  [7:0] s2_rate_code$d;
+    wire  [7:0] s2_rate_code$q;
+    reg  s2_rate_code$clock;
+    reg  [15:0] s2_len$d;
+    wire  [15:0] s2_len$q;
+    reg  s2_len$clock;
+    reg  [31:0] s2_queue$d;
+    wire  [31:0] s2_queue$q;
+    reg  s2_queue$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  s3_drop$d;
+    wire  s3_drop$q;
+    reg  s3_drop$clock;
+    reg  s3_src$d;
+    wire  s3_src$q;
+    reg  s3_src$clock;
+    reg  s3_wrote$d;
+    wire  s3_wrote$q;
+    reg  s3_wrote$clock;
+    reg  [7:0] s3_flags$d;
+    wire  [7:0] s3_flags$q;
+    reg  s3_flags$clock;
+    reg  [7:0] s3_rate_code$d;
+    wire  [7:0] s3_rate_code$q;
+    reg  s3_rate_code$clock;
+    reg  [7:0] s3_ingress$d;
+    wire  [7:0] s3_ingress$q;
+    reg  s3_ingress$clock;
+    reg  [7:0] s3_egress$d;
+    wire  [7:0] s3_egress$q;
+    reg  s3_egress$clock;
+    reg  [23:0] s3_q_size$d;
+    wire  [23:0] s3_q_size$q;
+    reg  s3_q_size$clock;
+    reg  [23:0] s3_token$d;
+    wire  [23:0] s3_token$q;
+    reg  s3_token$clock;
+    reg  [15:0] s3_len$d;
+    wire  [15:0] s3_len$q;
+    reg  s3_len$clock;
+    reg  [15:0] s3_pru$d;
+    wire  [15:0] s3_pru$q;
+    reg  s3_pru$clock;
     reg  [23:0] cfg_mtu_q$d;
     wire  [23:0] cfg_mtu_q$q;
     reg  cfg_mtu_q$clock;
@@ -1015,26 +1015,26 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
     reg  [23:0] s1_rate_cfg;
     reg  [23:0] s2_mtu;
     reg  [23:0] s2_token_cap;
-    reg  [25:0] s2_token_cap_wide;
-    reg  [5:0] s2_port;
-    reg  s2_is_data;
-    reg  s2_forward;
-    reg  [39:0] s2_mem_tokens;
-    reg  [15:0] s2_old_pru;
     reg  [23:0] s2_old_token;
+    reg  [23:0] s2_token;
+    reg  [23:0] s2_new_token;
+    reg  [25:0] s2_token_cap_wide;
     reg  [25:0] s2_sum;
     reg  [25:0] s2_demand;
     reg  [25:0] s2_after_demand;
     reg  [25:0] s2_capped;
-    reg  [23:0] s2_token;
+    reg  [5:0] s2_port;
+    reg  s2_is_data;
+    reg  s2_forward;
     reg  s2_congested;
-    reg  [7:0] s2_new_flags;
-    reg  [15:0] s2_new_pru;
-    reg  [23:0] s2_new_token;
     reg  s2_src;
     reg  s2_pru_made;
     reg  s2_pru_grant;
     reg  s2_supply_grant;
+    reg  [39:0] s2_mem_tokens;
+    reg  [15:0] s2_old_pru;
+    reg  [15:0] s2_new_pru;
+    reg  [7:0] s2_new_flags;
     reg  [7:0] s2_dec_set;
 
     // Sub module instances
@@ -1071,6 +1071,42 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .rate_q8(supply_unit$rate_q8),
         .supply(supply_unit$supply)
     );
+    nt_bolt_ingress_64p_bolt_stream$core$bad_ports bad_ports(
+        .clock(bad_ports$clock),
+        .reset(bad_ports$reset),
+        .increment(bad_ports$increment),
+        .count(bad_ports$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$not_bolts not_bolts(
+        .clock(not_bolts$clock),
+        .reset(not_bolts$reset),
+        .increment(not_bolts$increment),
+        .count(not_bolts$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$srcs srcs(
+        .clock(srcs$clock),
+        .reset(srcs$reset),
+        .increment(srcs$increment),
+        .count(srcs$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$pru_tokens pru_tokens(
+        .clock(pru_tokens$clock),
+        .reset(pru_tokens$reset),
+        .increment(pru_tokens$increment),
+        .count(pru_tokens$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$pru_grants pru_grants(
+        .clock(pru_grants$clock),
+        .reset(pru_grants$reset),
+        .increment(pru_grants$increment),
+        .count(pru_grants$count)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$supply_grants supply_grants(
+        .clock(supply_grants$clock),
+        .reset(supply_grants$reset),
+        .increment(supply_grants$increment),
+        .count(supply_grants$count)
+    );
     nt_bolt_ingress_64p_bolt_stream$core$seen seen(
         .d(seen$d),
         .q(seen$q),
@@ -1101,11 +1137,6 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .q(s1_flags$q),
         .clock(s1_flags$clock)
     );
-    nt_bolt_ingress_64p_bolt_stream$core$s1_len s1_len(
-        .d(s1_len$d),
-        .q(s1_len$q),
-        .clock(s1_len$clock)
-    );
     nt_bolt_ingress_64p_bolt_stream$core$s1_ingress s1_ingress(
         .d(s1_ingress$d),
         .q(s1_ingress$q),
@@ -1115,6 +1146,11 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .d(s1_egress$d),
         .q(s1_egress$q),
         .clock(s1_egress$clock)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
     );
     nt_bolt_ingress_64p_bolt_stream$core$s1_queue s1_queue(
         .d(s1_queue$d),
@@ -1156,11 +1192,6 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .q(s2_flags$q),
         .clock(s2_flags$clock)
     );
-    nt_bolt_ingress_64p_bolt_stream$core$s2_len s2_len(
-        .d(s2_len$d),
-        .q(s2_len$q),
-        .clock(s2_len$clock)
-    );
     nt_bolt_ingress_64p_bolt_stream$core$s2_ingress s2_ingress(
         .d(s2_ingress$d),
         .q(s2_ingress$q),
@@ -1171,15 +1202,20 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .q(s2_egress$q),
         .clock(s2_egress$clock)
     );
-    nt_bolt_ingress_64p_bolt_stream$core$s2_queue s2_queue(
-        .d(s2_queue$d),
-        .q(s2_queue$q),
-        .clock(s2_queue$clock)
-    );
     nt_bolt_ingress_64p_bolt_stream$core$s2_rate_code s2_rate_code(
         .d(s2_rate_code$d),
         .q(s2_rate_code$q),
         .clock(s2_rate_code$clock)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$s2_len s2_len(
+        .d(s2_len$d),
+        .q(s2_len$q),
+        .clock(s2_len$clock)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$s2_queue s2_queue(
+        .d(s2_queue$d),
+        .q(s2_queue$q),
+        .clock(s2_queue$clock)
     );
     nt_bolt_ingress_64p_bolt_stream$core$s3_valid s3_valid(
         .d(s3_valid$d),
@@ -1191,20 +1227,20 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .q(s3_drop$q),
         .clock(s3_drop$clock)
     );
-    nt_bolt_ingress_64p_bolt_stream$core$s3_flags s3_flags(
-        .d(s3_flags$d),
-        .q(s3_flags$q),
-        .clock(s3_flags$clock)
-    );
     nt_bolt_ingress_64p_bolt_stream$core$s3_src s3_src(
         .d(s3_src$d),
         .q(s3_src$q),
         .clock(s3_src$clock)
     );
-    nt_bolt_ingress_64p_bolt_stream$core$s3_q_size s3_q_size(
-        .d(s3_q_size$d),
-        .q(s3_q_size$q),
-        .clock(s3_q_size$clock)
+    nt_bolt_ingress_64p_bolt_stream$core$s3_wrote s3_wrote(
+        .d(s3_wrote$d),
+        .q(s3_wrote$q),
+        .clock(s3_wrote$clock)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$s3_flags s3_flags(
+        .d(s3_flags$d),
+        .q(s3_flags$q),
+        .clock(s3_flags$clock)
     );
     nt_bolt_ingress_64p_bolt_stream$core$s3_rate_code s3_rate_code(
         .d(s3_rate_code$d),
@@ -1221,6 +1257,16 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .q(s3_egress$q),
         .clock(s3_egress$clock)
     );
+    nt_bolt_ingress_64p_bolt_stream$core$s3_q_size s3_q_size(
+        .d(s3_q_size$d),
+        .q(s3_q_size$q),
+        .clock(s3_q_size$clock)
+    );
+    nt_bolt_ingress_64p_bolt_stream$core$s3_token s3_token(
+        .d(s3_token$d),
+        .q(s3_token$q),
+        .clock(s3_token$clock)
+    );
     nt_bolt_ingress_64p_bolt_stream$core$s3_len s3_len(
         .d(s3_len$d),
         .q(s3_len$q),
@@ -1230,52 +1276,6 @@ module nt_bolt_ingress_64p_bolt_stream$core(clock,reset,now,in_valid,in_bolt,in_
         .d(s3_pru$d),
         .q(s3_pru$q),
         .clock(s3_pru$clock)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$s3_token s3_token(
-        .d(s3_token$d),
-        .q(s3_token$q),
-        .clock(s3_token$clock)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$s3_wrote s3_wrote(
-        .d(s3_wrote$d),
-        .q(s3_wrote$q),
-        .clock(s3_wrote$clock)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$bad_ports bad_ports(
-        .clock(bad_ports$clock),
-        .reset(bad_ports$reset),
-        .increment(bad_ports$increment),
-        .count(bad_ports$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$not_bolts not_bolts(
-        .clock(not_bolts$clock),
-        .reset(not_bolts$reset),
-        .increment(not_bolts$increment),
-        .count(not_bolts$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$srcs srcs(
-        .clock(srcs$clock),
-        .reset(srcs$reset),
-        .increment(srcs$increment),
-        .count(srcs$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$pru_tokens pru_tokens(
-        .clock(pru_tokens$clock),
-        .reset(pru_tokens$reset),
-        .increment(pru_tokens$increment),
-        .count(pru_tokens$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$pru_grants pru_grants(
-        .clock(pru_grants$clock),
-        .reset(pru_grants$reset),
-        .increment(pru_grants$increment),
-        .count(pru_grants$count)
-    );
-    nt_bolt_ingress_64p_bolt_stream$core$supply_grants supply_grants(
-        .clock(supply_grants$clock),
-        .reset(supply_grants$reset),
-        .increment(supply_grants$increment),
-        .count(supply_grants$count)
     );
     nt_bolt_ingress_64p_bolt_stream$core$cfg_mtu_q cfg_mtu_q(
         .d(cfg_mtu_q$d),

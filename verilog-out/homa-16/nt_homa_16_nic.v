@@ -1506,6 +1506,14 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     output reg  m_axis$is_rtx;
 
     // Stub signals
+    reg  cnt_ctrl$clock;
+    reg  cnt_ctrl$reset;
+    reg  cnt_ctrl$increment;
+    wire  [15:0] cnt_ctrl$count;
+    reg  cnt_data$clock;
+    reg  cnt_data$reset;
+    reg  cnt_data$increment;
+    wire  [15:0] cnt_data$count;
     reg  in_packet$d;
     wire  in_packet$q;
     reg  in_packet$clock;
@@ -1518,14 +1526,6 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     reg  burst_used$d;
     wire  burst_used$q;
     reg  burst_used$clock;
-    reg  cnt_ctrl$clock;
-    reg  cnt_ctrl$reset;
-    reg  cnt_ctrl$increment;
-    wire  [15:0] cnt_ctrl$count;
-    reg  cnt_data$clock;
-    reg  cnt_data$reset;
-    reg  cnt_data$increment;
-    wire  [15:0] cnt_data$count;
 
     // Local signals
     reg  [7:0] ctrl_run_next;
@@ -1535,6 +1535,18 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
     reg  beat;
 
     // Sub module instances
+    nt_homa_16_nic$arbiter$cnt_ctrl cnt_ctrl(
+        .clock(cnt_ctrl$clock),
+        .reset(cnt_ctrl$reset),
+        .increment(cnt_ctrl$increment),
+        .count(cnt_ctrl$count)
+    );
+    nt_homa_16_nic$arbiter$cnt_data cnt_data(
+        .clock(cnt_data$clock),
+        .reset(cnt_data$reset),
+        .increment(cnt_data$increment),
+        .count(cnt_data$count)
+    );
     nt_homa_16_nic$arbiter$in_packet in_packet(
         .d(in_packet$d),
         .q(in_packet$q),
@@ -1554,18 +1566,6 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         .d(burst_used$d),
         .q(burst_used$q),
         .clock(burst_used$clock)
-    );
-    nt_homa_16_nic$arbiter$cnt_ctrl cnt_ctrl(
-        .clock(cnt_ctrl$clock),
-        .reset(cnt_ctrl$reset),
-        .increment(cnt_ctrl$increment),
-        .count(cnt_ctrl$count)
-    );
-    nt_homa_16_nic$arbiter$cnt_data cnt_data(
-        .clock(cnt_data$clock),
-        .reset(cnt_data$reset),
-        .increment(cnt_data$increment),
-        .count(cnt_data$count)
     );
 
     // Update code
@@ -1894,36 +1894,36 @@ module nt_homa_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil
     reg  aw_held$d;
     wire  aw_held$q;
     reg  aw_held$clock;
-    reg  [11:0] aw_addr$d;
-    wire  [11:0] aw_addr$q;
-    reg  aw_addr$clock;
     reg  w_held$d;
     wire  w_held$q;
     reg  w_held$clock;
-    reg  [31:0] w_data$d;
-    wire  [31:0] w_data$q;
-    reg  w_data$clock;
-    reg  [3:0] w_strb$d;
-    wire  [3:0] w_strb$q;
-    reg  w_strb$clock;
     reg  b_valid$d;
     wire  b_valid$q;
     reg  b_valid$clock;
-    reg  [1:0] b_resp$d;
-    wire  [1:0] b_resp$q;
-    reg  b_resp$clock;
     reg  r_valid$d;
     wire  r_valid$q;
     reg  r_valid$clock;
+    reg  [11:0] aw_addr$d;
+    wire  [11:0] aw_addr$q;
+    reg  aw_addr$clock;
+    reg  [31:0] w_data$d;
+    wire  [31:0] w_data$q;
+    reg  w_data$clock;
     reg  [31:0] r_data$d;
     wire  [31:0] r_data$q;
     reg  r_data$clock;
-    reg  [1:0] r_resp$d;
-    wire  [1:0] r_resp$q;
-    reg  r_resp$clock;
     reg  [31:0] errors$d;
     wire  [31:0] errors$q;
     reg  errors$clock;
+    reg  [3:0] w_strb$d;
+    wire  [3:0] w_strb$q;
+    reg  w_strb$clock;
+    reg  [1:0] b_resp$d;
+    wire  [1:0] b_resp$q;
+    reg  b_resp$clock;
+    reg  [1:0] r_resp$d;
+    wire  [1:0] r_resp$q;
+    reg  r_resp$clock;
 
     // Local signals
     reg  b_free;
@@ -1932,27 +1932,27 @@ module nt_homa_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil
     reg  have_aw;
     reg  have_w;
     reg  write_go;
-    reg  [11:0] wr_addr;
-    reg  [31:0] wr_data;
-    reg  [3:0] wr_strb;
     reg  wr_ok;
     reg  wr_err;
+    reg  [11:0] wr_addr;
+    reg  [31:0] wr_data;
     reg  [31:0] lane0;
     reg  [31:0] lane1;
     reg  [31:0] lane2;
     reg  [31:0] lane3;
     reg  [31:0] wr_mask;
+    reg  [3:0] wr_strb;
     reg  [3:0] wr_index;
     reg  ar_take;
     reg  rd_cfg_hit;
     reg  rd_status_hit;
     reg  rd_cfg_implemented;
+    reg  rd_err;
     reg  [3:0] rd_cfg_index;
     reg  [255:0] rd_cfg_256;
     reg  [127:0] rd_cfg_128;
     reg  [63:0] rd_cfg_64;
     reg  [31:0] rd_cfg_value;
-    reg  rd_err;
     reg  [31:0] err_inc;
 
     // Sub module instances
@@ -1966,55 +1966,55 @@ module nt_homa_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil
         .q(aw_held$q),
         .clock(aw_held$clock)
     );
-    nt_homa_16_nic$csr$aw_addr aw_addr(
-        .d(aw_addr$d),
-        .q(aw_addr$q),
-        .clock(aw_addr$clock)
-    );
     nt_homa_16_nic$csr$w_held w_held(
         .d(w_held$d),
         .q(w_held$q),
         .clock(w_held$clock)
-    );
-    nt_homa_16_nic$csr$w_data w_data(
-        .d(w_data$d),
-        .q(w_data$q),
-        .clock(w_data$clock)
-    );
-    nt_homa_16_nic$csr$w_strb w_strb(
-        .d(w_strb$d),
-        .q(w_strb$q),
-        .clock(w_strb$clock)
     );
     nt_homa_16_nic$csr$b_valid b_valid(
         .d(b_valid$d),
         .q(b_valid$q),
         .clock(b_valid$clock)
     );
-    nt_homa_16_nic$csr$b_resp b_resp(
-        .d(b_resp$d),
-        .q(b_resp$q),
-        .clock(b_resp$clock)
-    );
     nt_homa_16_nic$csr$r_valid r_valid(
         .d(r_valid$d),
         .q(r_valid$q),
         .clock(r_valid$clock)
+    );
+    nt_homa_16_nic$csr$aw_addr aw_addr(
+        .d(aw_addr$d),
+        .q(aw_addr$q),
+        .clock(aw_addr$clock)
+    );
+    nt_homa_16_nic$csr$w_data w_data(
+        .d(w_data$d),
+        .q(w_data$q),
+        .clock(w_data$clock)
     );
     nt_homa_16_nic$csr$r_data r_data(
         .d(r_data$d),
         .q(r_data$q),
         .clock(r_data$clock)
     );
-    nt_homa_16_nic$csr$r_resp r_resp(
-        .d(r_resp$d),
-        .q(r_resp$q),
-        .clock(r_resp$clock)
-    );
     nt_homa_16_nic$csr$errors errors(
         .d(errors$d),
         .q(errors$q),
         .clock(errors$clock)
+    );
+    nt_homa_16_nic$csr$w_strb w_strb(
+        .d(w_strb$d),
+        .q(w_strb$q),
+        .clock(w_strb$clock)
+    );
+    nt_homa_16_nic$csr$b_resp b_resp(
+        .d(b_resp$d),
+        .q(b_resp$q),
+        .clock(b_resp$clock)
+    );
+    nt_homa_16_nic$csr$r_resp r_resp(
+        .d(r_resp$d),
+        .q(r_resp$q),
+        .clock(r_resp$clock)
     );
 
     // Update code
@@ -2613,6 +2613,14 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     localparam  header_len = 16'h32;
 
     // Stub signals
+    reg  frames$clock;
+    reg  frames$reset;
+    reg  frames$increment;
+    wire  [31:0] frames$count;
+    reg  mismatches$clock;
+    reg  mismatches$reset;
+    reg  mismatches$increment;
+    wire  [31:0] mismatches$count;
     reg  [3:0] out_beat$d;
     wire  [3:0] out_beat$q;
     reg  out_beat$clock;
@@ -2634,14 +2642,6 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     reg  [15:0] sent_bytes$d;
     wire  [15:0] sent_bytes$q;
     reg  sent_bytes$clock;
-    reg  frames$clock;
-    reg  frames$reset;
-    reg  frames$increment;
-    wire  [31:0] frames$count;
-    reg  mismatches$clock;
-    reg  mismatches$reset;
-    reg  mismatches$increment;
-    wire  [31:0] mismatches$count;
     reg  frame_ended$d;
     wire  frame_ended$q;
     reg  frame_ended$clock;
@@ -2651,10 +2651,16 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
 
     // Local signals
     reg  frame_mismatched;
+    reg  take;
+    reg  frame_done;
     reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
     reg  [15:0] total_len;
+    reg  [15:0] fold2;
+    reg  [15:0] checksum;
+    reg  [15:0] keep_bytes;
+    reg  [15:0] bytes_now;
     reg  [511:0] hdr_eth;
     reg  [511:0] hdr_ip;
     reg  [511:0] hdr_transport_a;
@@ -2662,16 +2668,22 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     reg  [511:0] header_now;
     reg  [19:0] ip_sum;
     reg  [16:0] fold1;
-    reg  [15:0] fold2;
-    reg  [15:0] checksum;
     reg  [8:0] beat_offset;
     reg  [63:0] header_beat;
-    reg  [15:0] keep_bytes;
-    reg  [15:0] bytes_now;
-    reg  take;
-    reg  frame_done;
 
     // Sub module instances
+    nt_homa_16_nic$deparser$frames frames(
+        .clock(frames$clock),
+        .reset(frames$reset),
+        .increment(frames$increment),
+        .count(frames$count)
+    );
+    nt_homa_16_nic$deparser$mismatches mismatches(
+        .clock(mismatches$clock),
+        .reset(mismatches$reset),
+        .increment(mismatches$increment),
+        .count(mismatches$count)
+    );
     nt_homa_16_nic$deparser$out_beat out_beat(
         .d(out_beat$d),
         .q(out_beat$q),
@@ -2706,18 +2718,6 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         .d(sent_bytes$d),
         .q(sent_bytes$q),
         .clock(sent_bytes$clock)
-    );
-    nt_homa_16_nic$deparser$frames frames(
-        .clock(frames$clock),
-        .reset(frames$reset),
-        .increment(frames$increment),
-        .count(frames$count)
-    );
-    nt_homa_16_nic$deparser$mismatches mismatches(
-        .clock(mismatches$clock),
-        .reset(mismatches$reset),
-        .increment(mismatches$increment),
-        .count(mismatches$count)
     );
     nt_homa_16_nic$deparser$frame_ended frame_ended(
         .d(frame_ended$d),
@@ -3205,39 +3205,9 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
     reg  eg_valid$d;
     wire  eg_valid$q;
     reg  eg_valid$clock;
-    reg  [63:0] eg_data$d;
-    wire  [63:0] eg_data$q;
-    reg  eg_data$clock;
-    reg  [7:0] eg_keep$d;
-    wire  [7:0] eg_keep$q;
-    reg  eg_keep$clock;
     reg  eg_last$d;
     wire  eg_last$q;
     reg  eg_last$clock;
-    reg  [31:0] eg_remote_ip$d;
-    wire  [31:0] eg_remote_ip$q;
-    reg  eg_remote_ip$clock;
-    reg  [15:0] eg_remote_port$d;
-    wire  [15:0] eg_remote_port$q;
-    reg  eg_remote_port$clock;
-    reg  [15:0] eg_msg_len$d;
-    wire  [15:0] eg_msg_len$q;
-    reg  eg_msg_len$clock;
-    reg  [7:0] eg_pkt_offset$d;
-    wire  [7:0] eg_pkt_offset$q;
-    reg  eg_pkt_offset$clock;
-    reg  [15:0] eg_local_port$d;
-    wire  [15:0] eg_local_port$q;
-    reg  eg_local_port$clock;
-    reg  [15:0] eg_tx_msg_id$d;
-    wire  [15:0] eg_tx_msg_id$q;
-    reg  eg_tx_msg_id$clock;
-    reg  [15:0] eg_credit$d;
-    wire  [15:0] eg_credit$q;
-    reg  eg_credit$clock;
-    reg  [7:0] eg_flags$d;
-    wire  [7:0] eg_flags$q;
-    reg  eg_flags$clock;
     reg  eg_is_new_msg$d;
     wire  eg_is_new_msg$q;
     reg  eg_is_new_msg$clock;
@@ -3247,9 +3217,39 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
     reg  eg_fresh$d;
     wire  eg_fresh$q;
     reg  eg_fresh$clock;
+    reg  [63:0] eg_data$d;
+    wire  [63:0] eg_data$q;
+    reg  eg_data$clock;
+    reg  [7:0] eg_keep$d;
+    wire  [7:0] eg_keep$q;
+    reg  eg_keep$clock;
+    reg  [7:0] eg_pkt_offset$d;
+    wire  [7:0] eg_pkt_offset$q;
+    reg  eg_pkt_offset$clock;
+    reg  [7:0] eg_flags$d;
+    wire  [7:0] eg_flags$q;
+    reg  eg_flags$clock;
     reg  [7:0] eg_prio$d;
     wire  [7:0] eg_prio$q;
     reg  eg_prio$clock;
+    reg  [31:0] eg_remote_ip$d;
+    wire  [31:0] eg_remote_ip$q;
+    reg  eg_remote_ip$clock;
+    reg  [15:0] eg_remote_port$d;
+    wire  [15:0] eg_remote_port$q;
+    reg  eg_remote_port$clock;
+    reg  [15:0] eg_msg_len$d;
+    wire  [15:0] eg_msg_len$q;
+    reg  eg_msg_len$clock;
+    reg  [15:0] eg_local_port$d;
+    wire  [15:0] eg_local_port$q;
+    reg  eg_local_port$clock;
+    reg  [15:0] eg_tx_msg_id$d;
+    wire  [15:0] eg_tx_msg_id$q;
+    reg  eg_tx_msg_id$clock;
+    reg  [15:0] eg_credit$d;
+    wire  [15:0] eg_credit$q;
+    reg  eg_credit$clock;
     reg  eg_unsched$d;
     wire  eg_unsched$q;
     reg  eg_unsched$clock;
@@ -3282,60 +3282,10 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
         .q(eg_valid$q),
         .clock(eg_valid$clock)
     );
-    nt_homa_16_nic$egress$eg_data eg_data(
-        .d(eg_data$d),
-        .q(eg_data$q),
-        .clock(eg_data$clock)
-    );
-    nt_homa_16_nic$egress$eg_keep eg_keep(
-        .d(eg_keep$d),
-        .q(eg_keep$q),
-        .clock(eg_keep$clock)
-    );
     nt_homa_16_nic$egress$eg_last eg_last(
         .d(eg_last$d),
         .q(eg_last$q),
         .clock(eg_last$clock)
-    );
-    nt_homa_16_nic$egress$eg_remote_ip eg_remote_ip(
-        .d(eg_remote_ip$d),
-        .q(eg_remote_ip$q),
-        .clock(eg_remote_ip$clock)
-    );
-    nt_homa_16_nic$egress$eg_remote_port eg_remote_port(
-        .d(eg_remote_port$d),
-        .q(eg_remote_port$q),
-        .clock(eg_remote_port$clock)
-    );
-    nt_homa_16_nic$egress$eg_msg_len eg_msg_len(
-        .d(eg_msg_len$d),
-        .q(eg_msg_len$q),
-        .clock(eg_msg_len$clock)
-    );
-    nt_homa_16_nic$egress$eg_pkt_offset eg_pkt_offset(
-        .d(eg_pkt_offset$d),
-        .q(eg_pkt_offset$q),
-        .clock(eg_pkt_offset$clock)
-    );
-    nt_homa_16_nic$egress$eg_local_port eg_local_port(
-        .d(eg_local_port$d),
-        .q(eg_local_port$q),
-        .clock(eg_local_port$clock)
-    );
-    nt_homa_16_nic$egress$eg_tx_msg_id eg_tx_msg_id(
-        .d(eg_tx_msg_id$d),
-        .q(eg_tx_msg_id$q),
-        .clock(eg_tx_msg_id$clock)
-    );
-    nt_homa_16_nic$egress$eg_credit eg_credit(
-        .d(eg_credit$d),
-        .q(eg_credit$q),
-        .clock(eg_credit$clock)
-    );
-    nt_homa_16_nic$egress$eg_flags eg_flags(
-        .d(eg_flags$d),
-        .q(eg_flags$q),
-        .clock(eg_flags$clock)
     );
     nt_homa_16_nic$egress$eg_is_new_msg eg_is_new_msg(
         .d(eg_is_new_msg$d),
@@ -3352,10 +3302,60 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
         .q(eg_fresh$q),
         .clock(eg_fresh$clock)
     );
+    nt_homa_16_nic$egress$eg_data eg_data(
+        .d(eg_data$d),
+        .q(eg_data$q),
+        .clock(eg_data$clock)
+    );
+    nt_homa_16_nic$egress$eg_keep eg_keep(
+        .d(eg_keep$d),
+        .q(eg_keep$q),
+        .clock(eg_keep$clock)
+    );
+    nt_homa_16_nic$egress$eg_pkt_offset eg_pkt_offset(
+        .d(eg_pkt_offset$d),
+        .q(eg_pkt_offset$q),
+        .clock(eg_pkt_offset$clock)
+    );
+    nt_homa_16_nic$egress$eg_flags eg_flags(
+        .d(eg_flags$d),
+        .q(eg_flags$q),
+        .clock(eg_flags$clock)
+    );
     nt_homa_16_nic$egress$eg_prio eg_prio(
         .d(eg_prio$d),
         .q(eg_prio$q),
         .clock(eg_prio$clock)
+    );
+    nt_homa_16_nic$egress$eg_remote_ip eg_remote_ip(
+        .d(eg_remote_ip$d),
+        .q(eg_remote_ip$q),
+        .clock(eg_remote_ip$clock)
+    );
+    nt_homa_16_nic$egress$eg_remote_port eg_remote_port(
+        .d(eg_remote_port$d),
+        .q(eg_remote_port$q),
+        .clock(eg_remote_port$clock)
+    );
+    nt_homa_16_nic$egress$eg_msg_len eg_msg_len(
+        .d(eg_msg_len$d),
+        .q(eg_msg_len$q),
+        .clock(eg_msg_len$clock)
+    );
+    nt_homa_16_nic$egress$eg_local_port eg_local_port(
+        .d(eg_local_port$d),
+        .q(eg_local_port$q),
+        .clock(eg_local_port$clock)
+    );
+    nt_homa_16_nic$egress$eg_tx_msg_id eg_tx_msg_id(
+        .d(eg_tx_msg_id$d),
+        .q(eg_tx_msg_id$q),
+        .clock(eg_tx_msg_id$clock)
+    );
+    nt_homa_16_nic$egress$eg_credit eg_credit(
+        .d(eg_credit$d),
+        .q(eg_credit$q),
+        .clock(eg_credit$clock)
     );
     nt_homa_16_nic$egress$eg_unsched eg_unsched(
         .d(eg_unsched$d),
@@ -3848,12 +3848,12 @@ module nt_homa_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_
     reg  array$write_clock;
     reg  [7:0] array$write_data;
     reg  array$write_enable;
-    reg  [15:0] written$d;
-    wire  [15:0] written$q;
-    reg  written$clock;
     reg  [3:0] write_mask$index;
     reg  write_mask$enable;
     wire  [15:0] write_mask$onehot;
+    reg  [15:0] written$d;
+    wire  [15:0] written$q;
+    reg  written$clock;
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
@@ -3877,15 +3877,15 @@ module nt_homa_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_
         .write_data(array$write_data),
         .write_enable(array$write_enable)
     );
-    nt_homa_16_nic$egress$msg_prio$written written(
-        .d(written$d),
-        .q(written$q),
-        .clock(written$clock)
-    );
     nt_homa_16_nic$egress$msg_prio$write_mask write_mask(
         .index(write_mask$index),
         .enable(write_mask$enable),
         .onehot(write_mask$onehot)
+    );
+    nt_homa_16_nic$egress$msg_prio$written written(
+        .d(written$d),
+        .q(written$q),
+        .clock(written$clock)
     );
     nt_homa_16_nic$egress$msg_prio$s1_valid s1_valid(
         .d(s1_valid$d),
@@ -4231,54 +4231,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
     wire  [15:0] decisions$level;
-    reg  hold_valid$d;
-    wire  hold_valid$q;
-    reg  hold_valid$clock;
-    reg  [3:0] hold_action$d;
-    wire  [3:0] hold_action$q;
-    reg  hold_action$clock;
-    reg  hold_issued$d;
-    wire  hold_issued$q;
-    reg  hold_issued$clock;
-    reg  [151:0] hold_meta$d;
-    wire  [151:0] hold_meta$q;
-    reg  hold_meta$clock;
-    reg  hold_table$d;
-    wire  hold_table$q;
-    reg  hold_table$clock;
-    reg  hold_final$d;
-    wire  hold_final$q;
-    reg  hold_final$clock;
-    reg  hold_mark$d;
-    wire  hold_mark$q;
-    reg  hold_mark$clock;
-    reg  hold_mark_op$d;
-    wire  hold_mark_op$q;
-    reg  hold_mark_op$clock;
-    reg  hold_answered$d;
-    wire  hold_answered$q;
-    reg  hold_answered$clock;
-    reg  vd_seen$d;
-    wire  vd_seen$q;
-    reg  vd_seen$clock;
-    reg  vd_good$d;
-    wire  vd_good$q;
-    reg  vd_good$clock;
-    reg  ans_fail$d;
-    wire  ans_fail$q;
-    reg  ans_fail$clock;
-    reg  [15:0] ans_rx_msg_id$d;
-    wire  [15:0] ans_rx_msg_id$q;
-    reg  ans_rx_msg_id$clock;
-    reg  ans_new_pkt$d;
-    wire  ans_new_pkt$q;
-    reg  ans_new_pkt$clock;
-    reg  ans_last$d;
-    wire  ans_last$q;
-    reg  ans_last$clock;
-    reg  [8:0] ans_ack_no$d;
-    wire  [8:0] ans_ack_no$q;
-    reg  ans_ack_no$clock;
     reg  lengths$clock;
     reg  lengths$reset;
     reg  lengths$beat;
@@ -4291,9 +4243,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     wire  lengths$verdict;
     wire  lengths$frame_ok;
     wire  lengths$data_length_ok;
-    reg  out_forward$d;
-    wire  out_forward$q;
-    reg  out_forward$clock;
     reg  n_data$clock;
     reg  n_data$reset;
     reg  n_data$increment;
@@ -4330,6 +4279,57 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     reg  n_frame_length$reset;
     reg  n_frame_length$increment;
     wire  [31:0] n_frame_length$count;
+    reg  hold_valid$d;
+    wire  hold_valid$q;
+    reg  hold_valid$clock;
+    reg  hold_issued$d;
+    wire  hold_issued$q;
+    reg  hold_issued$clock;
+    reg  hold_table$d;
+    wire  hold_table$q;
+    reg  hold_table$clock;
+    reg  hold_final$d;
+    wire  hold_final$q;
+    reg  hold_final$clock;
+    reg  hold_mark$d;
+    wire  hold_mark$q;
+    reg  hold_mark$clock;
+    reg  hold_mark_op$d;
+    wire  hold_mark_op$q;
+    reg  hold_mark_op$clock;
+    reg  hold_answered$d;
+    wire  hold_answered$q;
+    reg  hold_answered$clock;
+    reg  vd_seen$d;
+    wire  vd_seen$q;
+    reg  vd_seen$clock;
+    reg  vd_good$d;
+    wire  vd_good$q;
+    reg  vd_good$clock;
+    reg  ans_fail$d;
+    wire  ans_fail$q;
+    reg  ans_fail$clock;
+    reg  ans_new_pkt$d;
+    wire  ans_new_pkt$q;
+    reg  ans_new_pkt$clock;
+    reg  ans_last$d;
+    wire  ans_last$q;
+    reg  ans_last$clock;
+    reg  [3:0] hold_action$d;
+    wire  [3:0] hold_action$q;
+    reg  hold_action$clock;
+    reg  [151:0] hold_meta$d;
+    wire  [151:0] hold_meta$q;
+    reg  hold_meta$clock;
+    reg  [15:0] ans_rx_msg_id$d;
+    wire  [15:0] ans_rx_msg_id$q;
+    reg  ans_rx_msg_id$clock;
+    reg  [8:0] ans_ack_no$d;
+    wire  [8:0] ans_ack_no$q;
+    reg  ans_ack_no$clock;
+    reg  out_forward$d;
+    wire  out_forward$q;
+    reg  out_forward$clock;
 
     // Local signals
     reg  m1_is_ctrl;
@@ -4348,10 +4348,8 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     reg  store;
     reg  have_ans;
     reg  a_fail;
-    reg  [15:0] a_id;
     reg  a_new_pkt;
     reg  a_last;
-    reg  [8:0] a_ack;
     reg  a_live;
     reg  a_fwd;
     reg  resolve;
@@ -4359,23 +4357,25 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     reg  from_ans;
     reg  pending_op;
     reg  rq_mark;
-    reg  [151:0] m1;
     reg  m1_is_data;
     reg  m1_is_chop;
     reg  m1_request;
-    reg  [151:0] rq_meta;
     reg  resp_done;
     reg  d_is_data;
     reg  d_ok;
     reg  d_live;
     reg  d_forward;
-    reg  [73:0] head;
-    reg  [127:0] dec;
     reg  at_first;
     reg  can_go;
     reg  forward_now;
     reg  take;
     reg  parser_take;
+    reg  [15:0] a_id;
+    reg  [8:0] a_ack;
+    reg  [151:0] m1;
+    reg  [151:0] rq_meta;
+    reg  [73:0] head;
+    reg  [127:0] dec;
 
     // Sub module instances
     nt_homa_16_nic$front$parser parser(
@@ -4455,86 +4455,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .head_data(decisions$head_data),
         .level(decisions$level)
     );
-    nt_homa_16_nic$front$hold_valid hold_valid(
-        .d(hold_valid$d),
-        .q(hold_valid$q),
-        .clock(hold_valid$clock)
-    );
-    nt_homa_16_nic$front$hold_action hold_action(
-        .d(hold_action$d),
-        .q(hold_action$q),
-        .clock(hold_action$clock)
-    );
-    nt_homa_16_nic$front$hold_issued hold_issued(
-        .d(hold_issued$d),
-        .q(hold_issued$q),
-        .clock(hold_issued$clock)
-    );
-    nt_homa_16_nic$front$hold_meta hold_meta(
-        .d(hold_meta$d),
-        .q(hold_meta$q),
-        .clock(hold_meta$clock)
-    );
-    nt_homa_16_nic$front$hold_table hold_table(
-        .d(hold_table$d),
-        .q(hold_table$q),
-        .clock(hold_table$clock)
-    );
-    nt_homa_16_nic$front$hold_final hold_final(
-        .d(hold_final$d),
-        .q(hold_final$q),
-        .clock(hold_final$clock)
-    );
-    nt_homa_16_nic$front$hold_mark hold_mark(
-        .d(hold_mark$d),
-        .q(hold_mark$q),
-        .clock(hold_mark$clock)
-    );
-    nt_homa_16_nic$front$hold_mark_op hold_mark_op(
-        .d(hold_mark_op$d),
-        .q(hold_mark_op$q),
-        .clock(hold_mark_op$clock)
-    );
-    nt_homa_16_nic$front$hold_answered hold_answered(
-        .d(hold_answered$d),
-        .q(hold_answered$q),
-        .clock(hold_answered$clock)
-    );
-    nt_homa_16_nic$front$vd_seen vd_seen(
-        .d(vd_seen$d),
-        .q(vd_seen$q),
-        .clock(vd_seen$clock)
-    );
-    nt_homa_16_nic$front$vd_good vd_good(
-        .d(vd_good$d),
-        .q(vd_good$q),
-        .clock(vd_good$clock)
-    );
-    nt_homa_16_nic$front$ans_fail ans_fail(
-        .d(ans_fail$d),
-        .q(ans_fail$q),
-        .clock(ans_fail$clock)
-    );
-    nt_homa_16_nic$front$ans_rx_msg_id ans_rx_msg_id(
-        .d(ans_rx_msg_id$d),
-        .q(ans_rx_msg_id$q),
-        .clock(ans_rx_msg_id$clock)
-    );
-    nt_homa_16_nic$front$ans_new_pkt ans_new_pkt(
-        .d(ans_new_pkt$d),
-        .q(ans_new_pkt$q),
-        .clock(ans_new_pkt$clock)
-    );
-    nt_homa_16_nic$front$ans_last ans_last(
-        .d(ans_last$d),
-        .q(ans_last$q),
-        .clock(ans_last$clock)
-    );
-    nt_homa_16_nic$front$ans_ack_no ans_ack_no(
-        .d(ans_ack_no$d),
-        .q(ans_ack_no$q),
-        .clock(ans_ack_no$clock)
-    );
     nt_homa_16_nic$front$lengths lengths(
         .clock(lengths$clock),
         .reset(lengths$reset),
@@ -4548,11 +4468,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .verdict(lengths$verdict),
         .frame_ok(lengths$frame_ok),
         .data_length_ok(lengths$data_length_ok)
-    );
-    nt_homa_16_nic$front$out_forward out_forward(
-        .d(out_forward$d),
-        .q(out_forward$q),
-        .clock(out_forward$clock)
     );
     nt_homa_16_nic$front$n_data n_data(
         .clock(n_data$clock),
@@ -4607,6 +4522,91 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .reset(n_frame_length$reset),
         .increment(n_frame_length$increment),
         .count(n_frame_length$count)
+    );
+    nt_homa_16_nic$front$hold_valid hold_valid(
+        .d(hold_valid$d),
+        .q(hold_valid$q),
+        .clock(hold_valid$clock)
+    );
+    nt_homa_16_nic$front$hold_issued hold_issued(
+        .d(hold_issued$d),
+        .q(hold_issued$q),
+        .clock(hold_issued$clock)
+    );
+    nt_homa_16_nic$front$hold_table hold_table(
+        .d(hold_table$d),
+        .q(hold_table$q),
+        .clock(hold_table$clock)
+    );
+    nt_homa_16_nic$front$hold_final hold_final(
+        .d(hold_final$d),
+        .q(hold_final$q),
+        .clock(hold_final$clock)
+    );
+    nt_homa_16_nic$front$hold_mark hold_mark(
+        .d(hold_mark$d),
+        .q(hold_mark$q),
+        .clock(hold_mark$clock)
+    );
+    nt_homa_16_nic$front$hold_mark_op hold_mark_op(
+        .d(hold_mark_op$d),
+        .q(hold_mark_op$q),
+        .clock(hold_mark_op$clock)
+    );
+    nt_homa_16_nic$front$hold_answered hold_answered(
+        .d(hold_answered$d),
+        .q(hold_answered$q),
+        .clock(hold_answered$clock)
+    );
+    nt_homa_16_nic$front$vd_seen vd_seen(
+        .d(vd_seen$d),
+        .q(vd_seen$q),
+        .clock(vd_seen$clock)
+    );
+    nt_homa_16_nic$front$vd_good vd_good(
+        .d(vd_good$d),
+        .q(vd_good$q),
+        .clock(vd_good$clock)
+    );
+    nt_homa_16_nic$front$ans_fail ans_fail(
+        .d(ans_fail$d),
+        .q(ans_fail$q),
+        .clock(ans_fail$clock)
+    );
+    nt_homa_16_nic$front$ans_new_pkt ans_new_pkt(
+        .d(ans_new_pkt$d),
+        .q(ans_new_pkt$q),
+        .clock(ans_new_pkt$clock)
+    );
+    nt_homa_16_nic$front$ans_last ans_last(
+        .d(ans_last$d),
+        .q(ans_last$q),
+        .clock(ans_last$clock)
+    );
+    nt_homa_16_nic$front$hold_action hold_action(
+        .d(hold_action$d),
+        .q(hold_action$q),
+        .clock(hold_action$clock)
+    );
+    nt_homa_16_nic$front$hold_meta hold_meta(
+        .d(hold_meta$d),
+        .q(hold_meta$q),
+        .clock(hold_meta$clock)
+    );
+    nt_homa_16_nic$front$ans_rx_msg_id ans_rx_msg_id(
+        .d(ans_rx_msg_id$d),
+        .q(ans_rx_msg_id$q),
+        .clock(ans_rx_msg_id$clock)
+    );
+    nt_homa_16_nic$front$ans_ack_no ans_ack_no(
+        .d(ans_ack_no$d),
+        .q(ans_ack_no$q),
+        .clock(ans_ack_no$clock)
+    );
+    nt_homa_16_nic$front$out_forward out_forward(
+        .d(out_forward$d),
+        .q(out_forward$q),
+        .clock(out_forward$clock)
     );
 
     // Update code
@@ -5899,8 +5899,8 @@ module nt_homa_16_nic$front$lengths(clock,reset,beat,first,last,tkeep,ip_total_l
 
     // Local signals
     reg  [15:0] beat_bytes;
-    reg  keep_contig;
     reg  [15:0] cur_bytes;
+    reg  keep_contig;
     reg  cur_bad;
     reg  [23:0] p_start;
     reg  [23:0] p_len;
@@ -6700,27 +6700,6 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
     localparam  eth_ip_start = 24'h450008;
 
     // Stub signals
-    reg  [3:0] in_beat$d;
-    wire  [3:0] in_beat$q;
-    reg  in_beat$clock;
-    reg  [511:0] in_header$d;
-    wire  [511:0] in_header$q;
-    reg  in_header$clock;
-    reg  [19:0] in_ip_sum$d;
-    wire  [19:0] in_ip_sum$q;
-    reg  in_ip_sum$clock;
-    reg  [511:0] s1_header$d;
-    wire  [511:0] s1_header$q;
-    reg  s1_header$clock;
-    reg  s1_pass$d;
-    wire  s1_pass$q;
-    reg  s1_pass$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_empty_pending$d;
-    wire  s1_empty_pending$q;
-    reg  s1_empty_pending$clock;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -6745,12 +6724,42 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
     reg  bad_flagss$reset;
     reg  bad_flagss$increment;
     wire  [31:0] bad_flagss$count;
+    reg  [3:0] in_beat$d;
+    wire  [3:0] in_beat$q;
+    reg  in_beat$clock;
+    reg  [511:0] in_header$d;
+    wire  [511:0] in_header$q;
+    reg  in_header$clock;
+    reg  [19:0] in_ip_sum$d;
+    wire  [19:0] in_ip_sum$q;
+    reg  in_ip_sum$clock;
+    reg  [511:0] s1_header$d;
+    wire  [511:0] s1_header$q;
+    reg  s1_header$clock;
+    reg  s1_pass$d;
+    wire  s1_pass$q;
+    reg  s1_pass$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_empty_pending$d;
+    wire  s1_empty_pending$q;
+    reg  s1_empty_pending$clock;
 
     // Local signals
     reg  accept;
     reg  in_payload;
     reg  header_beat;
+    reg  beat7;
+    reg  short_end;
+    reg  ok_ipv4;
+    reg  ok_protocol;
+    reg  ok_length;
+    reg  ok_checksum;
+    reg  ok_flags;
+    reg  empty_taken;
     reg  [511:0] header_merged;
+    reg  [511:0] h;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -6758,53 +6767,9 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
     reg  [19:0] sum_add;
     reg  [16:0] fold1;
     reg  [15:0] fold2;
-    reg  beat7;
-    reg  short_end;
     reg  [15:0] total_len;
-    reg  ok_ipv4;
-    reg  ok_protocol;
-    reg  ok_length;
-    reg  ok_checksum;
-    reg  ok_flags;
-    reg  empty_taken;
-    reg  [511:0] h;
 
     // Sub module instances
-    nt_homa_16_nic$front$parser$in_beat in_beat(
-        .d(in_beat$d),
-        .q(in_beat$q),
-        .clock(in_beat$clock)
-    );
-    nt_homa_16_nic$front$parser$in_header in_header(
-        .d(in_header$d),
-        .q(in_header$q),
-        .clock(in_header$clock)
-    );
-    nt_homa_16_nic$front$parser$in_ip_sum in_ip_sum(
-        .d(in_ip_sum$d),
-        .q(in_ip_sum$q),
-        .clock(in_ip_sum$clock)
-    );
-    nt_homa_16_nic$front$parser$s1_header s1_header(
-        .d(s1_header$d),
-        .q(s1_header$q),
-        .clock(s1_header$clock)
-    );
-    nt_homa_16_nic$front$parser$s1_pass s1_pass(
-        .d(s1_pass$d),
-        .q(s1_pass$q),
-        .clock(s1_pass$clock)
-    );
-    nt_homa_16_nic$front$parser$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_homa_16_nic$front$parser$s1_empty_pending s1_empty_pending(
-        .d(s1_empty_pending$d),
-        .q(s1_empty_pending$q),
-        .clock(s1_empty_pending$clock)
-    );
     nt_homa_16_nic$front$parser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -6840,6 +6805,41 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
         .reset(bad_flagss$reset),
         .increment(bad_flagss$increment),
         .count(bad_flagss$count)
+    );
+    nt_homa_16_nic$front$parser$in_beat in_beat(
+        .d(in_beat$d),
+        .q(in_beat$q),
+        .clock(in_beat$clock)
+    );
+    nt_homa_16_nic$front$parser$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
+    );
+    nt_homa_16_nic$front$parser$in_ip_sum in_ip_sum(
+        .d(in_ip_sum$d),
+        .q(in_ip_sum$q),
+        .clock(in_ip_sum$clock)
+    );
+    nt_homa_16_nic$front$parser$s1_header s1_header(
+        .d(s1_header$d),
+        .q(s1_header$q),
+        .clock(s1_header$clock)
+    );
+    nt_homa_16_nic$front$parser$s1_pass s1_pass(
+        .d(s1_pass$d),
+        .q(s1_pass$q),
+        .clock(s1_pass$clock)
+    );
+    nt_homa_16_nic$front$parser$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_homa_16_nic$front$parser$s1_empty_pending s1_empty_pending(
+        .d(s1_empty_pending$d),
+        .q(s1_empty_pending$q),
+        .clock(s1_empty_pending$clock)
     );
 
     // Update code
@@ -7961,6 +7961,18 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  grant_state$write_clock;
     reg  [16:0] grant_state$write_data;
     reg  grant_state$write_enable;
+    reg  n_grant$clock;
+    reg  n_grant$reset;
+    reg  n_grant$increment;
+    wire  [31:0] n_grant$count;
+    reg  n_ack$clock;
+    reg  n_ack$reset;
+    reg  n_ack$increment;
+    wire  [31:0] n_ack$count;
+    reg  n_nack$clock;
+    reg  n_nack$reset;
+    reg  n_nack$increment;
+    wire  [31:0] n_nack$count;
     reg  dg_valid$d;
     wire  dg_valid$q;
     reg  dg_valid$clock;
@@ -7979,36 +7991,36 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  s3_valid$d;
     wire  s3_valid$q;
     reg  s3_valid$clock;
-    reg  [3:0] s3_slot$d;
-    wire  [3:0] s3_slot$q;
-    reg  s3_slot$clock;
-    reg  [7:0] s3_total$d;
-    wire  [7:0] s3_total$q;
-    reg  s3_total$clock;
     reg  s3_last$d;
     wire  s3_last$q;
     reg  s3_last$clock;
-    reg  [151:0] s3_meta$d;
-    wire  [151:0] s3_meta$q;
-    reg  s3_meta$clock;
-    reg  [8:0] s3_ack_no$d;
-    wire  [8:0] s3_ack_no$q;
-    reg  s3_ack_no$clock;
     reg  r_valid$d;
     wire  r_valid$q;
     reg  r_valid$clock;
     reg  r_ack$d;
     wire  r_ack$q;
     reg  r_ack$clock;
+    reg  [3:0] s3_slot$d;
+    wire  [3:0] s3_slot$q;
+    reg  s3_slot$clock;
     reg  [3:0] r_slot$d;
     wire  [3:0] r_slot$q;
     reg  r_slot$clock;
+    reg  [7:0] s3_total$d;
+    wire  [7:0] s3_total$q;
+    reg  s3_total$clock;
     reg  [7:0] r_total$d;
     wire  [7:0] r_total$q;
     reg  r_total$clock;
+    reg  [151:0] s3_meta$d;
+    wire  [151:0] s3_meta$q;
+    reg  s3_meta$clock;
     reg  [151:0] r_meta$d;
     wire  [151:0] r_meta$q;
     reg  r_meta$clock;
+    reg  [8:0] s3_ack_no$d;
+    wire  [8:0] s3_ack_no$q;
+    reg  s3_ack_no$clock;
     reg  [8:0] r_ack_no$d;
     wire  [8:0] r_ack_no$q;
     reg  r_ack_no$clock;
@@ -8030,6 +8042,12 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  [3:0] o_id$d;
     wire  [3:0] o_id$q;
     reg  o_id$clock;
+    reg  [3:0] g_id$d;
+    wire  [3:0] g_id$q;
+    reg  g_id$clock;
+    reg  [3:0] rm_slot$d;
+    wire  [3:0] rm_slot$q;
+    reg  rm_slot$clock;
     reg  [7:0] o_remaining$d;
     wire  [7:0] o_remaining$q;
     reg  o_remaining$clock;
@@ -8042,42 +8060,26 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  [7:0] o_granted$d;
     wire  [7:0] o_granted$q;
     reg  o_granted$clock;
-    reg  g_valid$d;
-    wire  g_valid$q;
-    reg  g_valid$clock;
     reg  [7:0] g_offset$d;
     wire  [7:0] g_offset$q;
     reg  g_offset$clock;
     reg  [7:0] g_prio$d;
     wire  [7:0] g_prio$q;
     reg  g_prio$clock;
-    reg  [3:0] g_id$d;
-    wire  [3:0] g_id$q;
-    reg  g_id$clock;
+    reg  g_valid$d;
+    wire  g_valid$q;
+    reg  g_valid$clock;
     reg  rm_pending$d;
     wire  rm_pending$q;
     reg  rm_pending$clock;
-    reg  [3:0] rm_slot$d;
-    wire  [3:0] rm_slot$q;
-    reg  rm_slot$clock;
-    reg  n_grant$clock;
-    reg  n_grant$reset;
-    reg  n_grant$increment;
-    wire  [31:0] n_grant$count;
-    reg  n_ack$clock;
-    reg  n_ack$reset;
-    reg  n_ack$increment;
-    wire  [31:0] n_ack$count;
-    reg  n_nack$clock;
-    reg  n_nack$reset;
-    reg  n_nack$increment;
-    wire  [31:0] n_nack$count;
 
     // Local signals
     reg  d_dup_grant;
     reg  dg_granted;
     reg  [151:0] m1;
+    reg  [151:0] d_meta;
     reg  [7:0] m1_offset;
+    reg  [7:0] d_total;
     reg  [63:0] m1_offset_bit;
     reg  [63:0] m1_ack_bits;
     reg  m1_is_grant;
@@ -8086,15 +8088,13 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  d_is_data;
     reg  d_is_chop;
     reg  d_new;
-    reg  [7:0] d_total;
-    reg  [151:0] d_meta;
     reg  d_nack;
     reg  d_dup;
     reg  ack_new;
     reg  ack_dup;
-    reg  [7:0] s3_received;
     reg  arrive_now;
     reg  rm_now;
+    reg  [7:0] s3_received;
     reg  [3:0] rm_index;
     reg  [127:0] info;
     reg  [2:0] ev_kind;
@@ -8162,6 +8162,24 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .write_data(grant_state$write_data),
         .write_enable(grant_state$write_enable)
     );
+    nt_homa_16_nic$ingress$n_grant n_grant(
+        .clock(n_grant$clock),
+        .reset(n_grant$reset),
+        .increment(n_grant$increment),
+        .count(n_grant$count)
+    );
+    nt_homa_16_nic$ingress$n_ack n_ack(
+        .clock(n_ack$clock),
+        .reset(n_ack$reset),
+        .increment(n_ack$increment),
+        .count(n_ack$count)
+    );
+    nt_homa_16_nic$ingress$n_nack n_nack(
+        .clock(n_nack$clock),
+        .reset(n_nack$reset),
+        .increment(n_nack$increment),
+        .count(n_nack$count)
+    );
     nt_homa_16_nic$ingress$dg_valid dg_valid(
         .d(dg_valid$d),
         .q(dg_valid$q),
@@ -8192,30 +8210,10 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .q(s3_valid$q),
         .clock(s3_valid$clock)
     );
-    nt_homa_16_nic$ingress$s3_slot s3_slot(
-        .d(s3_slot$d),
-        .q(s3_slot$q),
-        .clock(s3_slot$clock)
-    );
-    nt_homa_16_nic$ingress$s3_total s3_total(
-        .d(s3_total$d),
-        .q(s3_total$q),
-        .clock(s3_total$clock)
-    );
     nt_homa_16_nic$ingress$s3_last s3_last(
         .d(s3_last$d),
         .q(s3_last$q),
         .clock(s3_last$clock)
-    );
-    nt_homa_16_nic$ingress$s3_meta s3_meta(
-        .d(s3_meta$d),
-        .q(s3_meta$q),
-        .clock(s3_meta$clock)
-    );
-    nt_homa_16_nic$ingress$s3_ack_no s3_ack_no(
-        .d(s3_ack_no$d),
-        .q(s3_ack_no$q),
-        .clock(s3_ack_no$clock)
     );
     nt_homa_16_nic$ingress$r_valid r_valid(
         .d(r_valid$d),
@@ -8227,20 +8225,40 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .q(r_ack$q),
         .clock(r_ack$clock)
     );
+    nt_homa_16_nic$ingress$s3_slot s3_slot(
+        .d(s3_slot$d),
+        .q(s3_slot$q),
+        .clock(s3_slot$clock)
+    );
     nt_homa_16_nic$ingress$r_slot r_slot(
         .d(r_slot$d),
         .q(r_slot$q),
         .clock(r_slot$clock)
+    );
+    nt_homa_16_nic$ingress$s3_total s3_total(
+        .d(s3_total$d),
+        .q(s3_total$q),
+        .clock(s3_total$clock)
     );
     nt_homa_16_nic$ingress$r_total r_total(
         .d(r_total$d),
         .q(r_total$q),
         .clock(r_total$clock)
     );
+    nt_homa_16_nic$ingress$s3_meta s3_meta(
+        .d(s3_meta$d),
+        .q(s3_meta$q),
+        .clock(s3_meta$clock)
+    );
     nt_homa_16_nic$ingress$r_meta r_meta(
         .d(r_meta$d),
         .q(r_meta$q),
         .clock(r_meta$clock)
+    );
+    nt_homa_16_nic$ingress$s3_ack_no s3_ack_no(
+        .d(s3_ack_no$d),
+        .q(s3_ack_no$q),
+        .clock(s3_ack_no$clock)
     );
     nt_homa_16_nic$ingress$r_ack_no r_ack_no(
         .d(r_ack_no$d),
@@ -8277,6 +8295,16 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .q(o_id$q),
         .clock(o_id$clock)
     );
+    nt_homa_16_nic$ingress$g_id g_id(
+        .d(g_id$d),
+        .q(g_id$q),
+        .clock(g_id$clock)
+    );
+    nt_homa_16_nic$ingress$rm_slot rm_slot(
+        .d(rm_slot$d),
+        .q(rm_slot$q),
+        .clock(rm_slot$clock)
+    );
     nt_homa_16_nic$ingress$o_remaining o_remaining(
         .d(o_remaining$d),
         .q(o_remaining$q),
@@ -8297,11 +8325,6 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .q(o_granted$q),
         .clock(o_granted$clock)
     );
-    nt_homa_16_nic$ingress$g_valid g_valid(
-        .d(g_valid$d),
-        .q(g_valid$q),
-        .clock(g_valid$clock)
-    );
     nt_homa_16_nic$ingress$g_offset g_offset(
         .d(g_offset$d),
         .q(g_offset$q),
@@ -8312,38 +8335,15 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .q(g_prio$q),
         .clock(g_prio$clock)
     );
-    nt_homa_16_nic$ingress$g_id g_id(
-        .d(g_id$d),
-        .q(g_id$q),
-        .clock(g_id$clock)
+    nt_homa_16_nic$ingress$g_valid g_valid(
+        .d(g_valid$d),
+        .q(g_valid$q),
+        .clock(g_valid$clock)
     );
     nt_homa_16_nic$ingress$rm_pending rm_pending(
         .d(rm_pending$d),
         .q(rm_pending$q),
         .clock(rm_pending$clock)
-    );
-    nt_homa_16_nic$ingress$rm_slot rm_slot(
-        .d(rm_slot$d),
-        .q(rm_slot$q),
-        .clock(rm_slot$clock)
-    );
-    nt_homa_16_nic$ingress$n_grant n_grant(
-        .clock(n_grant$clock),
-        .reset(n_grant$reset),
-        .increment(n_grant$increment),
-        .count(n_grant$count)
-    );
-    nt_homa_16_nic$ingress$n_ack n_ack(
-        .clock(n_ack$clock),
-        .reset(n_ack$reset),
-        .increment(n_ack$increment),
-        .count(n_ack$count)
-    );
-    nt_homa_16_nic$ingress$n_nack n_nack(
-        .clock(n_nack$clock),
-        .reset(n_nack$reset),
-        .increment(n_nack$increment),
-        .count(n_nack$count)
     );
 
     // Update code
@@ -10515,15 +10515,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  order$119$d;
     wire  order$119$q;
     reg  order$119$clock;
-    reg  [15:0] queued$d;
-    wire  [15:0] queued$q;
-    reg  queued$clock;
-    reg  [15:0] in_fifo$d;
-    wire  [15:0] in_fifo$q;
-    reg  in_fifo$clock;
-    reg  [15:0] done$d;
-    wire  [15:0] done$q;
-    reg  done$clock;
     reg  waiting$clock;
     reg  waiting$reset;
     reg  [3:0] waiting$id;
@@ -10544,21 +10535,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     wire  [7:0] waiting$load_total;
     wire  [7:0] waiting$load_granted;
     wire  [15:0] waiting$level;
-    reg  p2_queued$d;
-    wire  p2_queued$q;
-    reg  p2_queued$clock;
-    reg  [4:0] k_reg$d;
-    wire  [4:0] k_reg$q;
-    reg  k_reg$clock;
-    reg  [7:0] rtt_reg$d;
-    wire  [7:0] rtt_reg$q;
-    reg  rtt_reg$clock;
-    reg  b1_valid$d;
-    wire  b1_valid$q;
-    reg  b1_valid$clock;
-    reg  b2_valid$d;
-    wire  b2_valid$q;
-    reg  b2_valid$clock;
     reg  g1$0$d;
     wire  g1$0$q;
     reg  g1$0$clock;
@@ -11159,39 +11135,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  g1_order$119$d;
     wire  g1_order$119$q;
     reg  g1_order$119$clock;
-    reg  r1_valid$d;
-    wire  r1_valid$q;
-    reg  r1_valid$clock;
-    reg  r2_valid$d;
-    wire  r2_valid$q;
-    reg  r2_valid$clock;
-    reg  lv_valid$d;
-    wire  lv_valid$q;
-    reg  lv_valid$clock;
-    reg  [3:0] lv_id$d;
-    wire  [3:0] lv_id$q;
-    reg  lv_id$clock;
-    reg  s1_res_valid$d;
-    wire  s1_res_valid$q;
-    reg  s1_res_valid$clock;
-    reg  s1_res_grant$d;
-    wire  s1_res_grant$q;
-    reg  s1_res_grant$clock;
-    reg  [3:0] s1_res_id$d;
-    wire  [3:0] s1_res_id$q;
-    reg  s1_res_id$clock;
-    reg  [7:0] s1_res_offset$d;
-    wire  [7:0] s1_res_offset$q;
-    reg  s1_res_offset$clock;
-    reg  [3:0] s1_res_position$d;
-    wire  [3:0] s1_res_position$q;
-    reg  s1_res_position$clock;
-    reg  [7:0] s1_res_received$d;
-    wire  [7:0] s1_res_received$q;
-    reg  s1_res_received$clock;
-    reg  [7:0] s1_res_total$d;
-    wire  [7:0] s1_res_total$q;
-    reg  s1_res_total$clock;
     reg  inserts$clock;
     reg  inserts$reset;
     reg  inserts$increment;
@@ -11266,9 +11209,65 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [3:0] popped_mask$index;
     reg  popped_mask$enable;
     wire  [15:0] popped_mask$onehot;
+    reg  [15:0] queued$d;
+    wire  [15:0] queued$q;
+    reg  queued$clock;
+    reg  [15:0] in_fifo$d;
+    wire  [15:0] in_fifo$q;
+    reg  in_fifo$clock;
+    reg  [15:0] done$d;
+    wire  [15:0] done$q;
+    reg  done$clock;
+    reg  p2_queued$d;
+    wire  p2_queued$q;
+    reg  p2_queued$clock;
+    reg  [4:0] k_reg$d;
+    wire  [4:0] k_reg$q;
+    reg  k_reg$clock;
+    reg  [7:0] rtt_reg$d;
+    wire  [7:0] rtt_reg$q;
+    reg  rtt_reg$clock;
+    reg  b1_valid$d;
+    wire  b1_valid$q;
+    reg  b1_valid$clock;
+    reg  b2_valid$d;
+    wire  b2_valid$q;
+    reg  b2_valid$clock;
+    reg  r1_valid$d;
+    wire  r1_valid$q;
+    reg  r1_valid$clock;
+    reg  r2_valid$d;
+    wire  r2_valid$q;
+    reg  r2_valid$clock;
+    reg  lv_valid$d;
+    wire  lv_valid$q;
+    reg  lv_valid$clock;
+    reg  [3:0] lv_id$d;
+    wire  [3:0] lv_id$q;
+    reg  lv_id$clock;
+    reg  s1_res_valid$d;
+    wire  s1_res_valid$q;
+    reg  s1_res_valid$clock;
+    reg  s1_res_grant$d;
+    wire  s1_res_grant$q;
+    reg  s1_res_grant$clock;
+    reg  [3:0] s1_res_id$d;
+    wire  [3:0] s1_res_id$q;
+    reg  s1_res_id$clock;
+    reg  [7:0] s1_res_offset$d;
+    wire  [7:0] s1_res_offset$q;
+    reg  s1_res_offset$clock;
+    reg  [7:0] s1_res_received$d;
+    wire  [7:0] s1_res_received$q;
+    reg  s1_res_received$clock;
+    reg  [7:0] s1_res_total$d;
+    wire  [7:0] s1_res_total$q;
+    reg  s1_res_total$clock;
+    reg  [3:0] s1_res_position$d;
+    wire  [3:0] s1_res_position$q;
+    reg  s1_res_position$clock;
 
     // Local signals
-    reg  ld;
     reg  free_below$0;
     reg  free_below$1;
     reg  free_below$2;
@@ -11398,7 +11397,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [7:0] a_granted$13;
     reg  [7:0] a_granted$14;
     reg  [7:0] a_granted$15;
-    reg  [15:0] queued_a;
     reg  [15:0] valid_chain$0;
     reg  [15:0] valid_chain$1;
     reg  [15:0] valid_chain$2;
@@ -11416,9 +11414,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [15:0] valid_chain$14;
     reg  [15:0] valid_chain$15;
     reg  [15:0] valid_chain$16;
-    reg  is_arrive;
-    reg  is_remove;
-    reg  decide;
     reg  hit$0;
     reg  hit$1;
     reg  hit$2;
@@ -11485,19 +11480,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  ins_sel$13;
     reg  ins_sel$14;
     reg  ins_sel$15;
-    reg  [15:0] done_l;
-    reg  op_queued;
-    reg  op_done;
-    reg  op_in_fifo;
-    reg  unknown;
-    reg  upd_wait;
-    reg  skip;
-    reg  new_msg;
-    reg  direct;
-    reg  to_fifo;
-    reg  push;
-    reg  rm_known;
-    reg  rm_unknown;
     reg  b_valid$0;
     reg  b_valid$1;
     reg  b_valid$2;
@@ -11626,7 +11608,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  ld_below$13;
     reg  ld_below$14;
     reg  ld_below$15;
-    reg  op_below_ld;
     reg  takes_op$0;
     reg  takes_op$1;
     reg  takes_op$2;
@@ -11643,8 +11624,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  takes_op$13;
     reg  takes_op$14;
     reg  takes_op$15;
-    reg  k_all;
-    reg  [3:0] k_low;
     reg  [15:0] before_chain$0;
     reg  [15:0] before_chain$1;
     reg  [15:0] before_chain$2;
@@ -12269,8 +12248,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  leave$13;
     reg  leave$14;
     reg  leave$15;
-    reg  any_chosen;
-    reg  any_leave;
     reg  [3:0] pick_id$0;
     reg  [3:0] pick_id$1;
     reg  [3:0] pick_id$2;
@@ -12356,6 +12333,29 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  [7:0] pick_total$14;
     reg  [7:0] pick_total$15;
     reg  [7:0] pick_total$16;
+    reg  ld;
+    reg  [15:0] queued_a;
+    reg  is_arrive;
+    reg  is_remove;
+    reg  decide;
+    reg  op_queued;
+    reg  op_done;
+    reg  op_in_fifo;
+    reg  unknown;
+    reg  upd_wait;
+    reg  skip;
+    reg  new_msg;
+    reg  direct;
+    reg  to_fifo;
+    reg  push;
+    reg  rm_known;
+    reg  rm_unknown;
+    reg  [15:0] done_l;
+    reg  op_below_ld;
+    reg  k_all;
+    reg  [3:0] k_low;
+    reg  any_chosen;
+    reg  any_leave;
     reg  [15:0] done_a;
     reg  [15:0] in_fifo_a;
     reg  [15:0] in_fifo_b;
@@ -13442,21 +13442,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .q(order$119$q),
         .clock(order$119$clock)
     );
-    nt_homa_16_nic$ingress$scheduler$queued queued(
-        .d(queued$d),
-        .q(queued$q),
-        .clock(queued$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$in_fifo in_fifo(
-        .d(in_fifo$d),
-        .q(in_fifo$q),
-        .clock(in_fifo$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$done done(
-        .d(done$d),
-        .q(done$q),
-        .clock(done$clock)
-    );
     nt_homa_16_nic$ingress$scheduler$waiting waiting(
         .clock(waiting$clock),
         .reset(waiting$reset),
@@ -13478,31 +13463,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .load_total(waiting$load_total),
         .load_granted(waiting$load_granted),
         .level(waiting$level)
-    );
-    nt_homa_16_nic$ingress$scheduler$p2_queued p2_queued(
-        .d(p2_queued$d),
-        .q(p2_queued$q),
-        .clock(p2_queued$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$k_reg k_reg(
-        .d(k_reg$d),
-        .q(k_reg$q),
-        .clock(k_reg$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$rtt_reg rtt_reg(
-        .d(rtt_reg$d),
-        .q(rtt_reg$q),
-        .clock(rtt_reg$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$b1_valid b1_valid(
-        .d(b1_valid$d),
-        .q(b1_valid$q),
-        .clock(b1_valid$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$b2_valid b2_valid(
-        .d(b2_valid$d),
-        .q(b2_valid$q),
-        .clock(b2_valid$clock)
     );
     nt_homa_16_nic$ingress$scheduler$g1$0 g1$0(
         .d(g1$0$d),
@@ -14504,61 +14464,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .q(g1_order$119$q),
         .clock(g1_order$119$clock)
     );
-    nt_homa_16_nic$ingress$scheduler$r1_valid r1_valid(
-        .d(r1_valid$d),
-        .q(r1_valid$q),
-        .clock(r1_valid$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$r2_valid r2_valid(
-        .d(r2_valid$d),
-        .q(r2_valid$q),
-        .clock(r2_valid$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$lv_valid lv_valid(
-        .d(lv_valid$d),
-        .q(lv_valid$q),
-        .clock(lv_valid$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$lv_id lv_id(
-        .d(lv_id$d),
-        .q(lv_id$q),
-        .clock(lv_id$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_valid s1_res_valid(
-        .d(s1_res_valid$d),
-        .q(s1_res_valid$q),
-        .clock(s1_res_valid$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_grant s1_res_grant(
-        .d(s1_res_grant$d),
-        .q(s1_res_grant$q),
-        .clock(s1_res_grant$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_id s1_res_id(
-        .d(s1_res_id$d),
-        .q(s1_res_id$q),
-        .clock(s1_res_id$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_offset s1_res_offset(
-        .d(s1_res_offset$d),
-        .q(s1_res_offset$q),
-        .clock(s1_res_offset$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_position s1_res_position(
-        .d(s1_res_position$d),
-        .q(s1_res_position$q),
-        .clock(s1_res_position$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_received s1_res_received(
-        .d(s1_res_received$d),
-        .q(s1_res_received$q),
-        .clock(s1_res_received$clock)
-    );
-    nt_homa_16_nic$ingress$scheduler$s1_res_total s1_res_total(
-        .d(s1_res_total$d),
-        .q(s1_res_total$q),
-        .clock(s1_res_total$clock)
-    );
     nt_homa_16_nic$ingress$scheduler$inserts inserts(
         .clock(inserts$clock),
         .reset(inserts$reset),
@@ -14688,6 +14593,101 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         .index(popped_mask$index),
         .enable(popped_mask$enable),
         .onehot(popped_mask$onehot)
+    );
+    nt_homa_16_nic$ingress$scheduler$queued queued(
+        .d(queued$d),
+        .q(queued$q),
+        .clock(queued$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$in_fifo in_fifo(
+        .d(in_fifo$d),
+        .q(in_fifo$q),
+        .clock(in_fifo$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$done done(
+        .d(done$d),
+        .q(done$q),
+        .clock(done$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$p2_queued p2_queued(
+        .d(p2_queued$d),
+        .q(p2_queued$q),
+        .clock(p2_queued$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$k_reg k_reg(
+        .d(k_reg$d),
+        .q(k_reg$q),
+        .clock(k_reg$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$rtt_reg rtt_reg(
+        .d(rtt_reg$d),
+        .q(rtt_reg$q),
+        .clock(rtt_reg$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$b1_valid b1_valid(
+        .d(b1_valid$d),
+        .q(b1_valid$q),
+        .clock(b1_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$b2_valid b2_valid(
+        .d(b2_valid$d),
+        .q(b2_valid$q),
+        .clock(b2_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$r1_valid r1_valid(
+        .d(r1_valid$d),
+        .q(r1_valid$q),
+        .clock(r1_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$r2_valid r2_valid(
+        .d(r2_valid$d),
+        .q(r2_valid$q),
+        .clock(r2_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$lv_valid lv_valid(
+        .d(lv_valid$d),
+        .q(lv_valid$q),
+        .clock(lv_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$lv_id lv_id(
+        .d(lv_id$d),
+        .q(lv_id$q),
+        .clock(lv_id$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_valid s1_res_valid(
+        .d(s1_res_valid$d),
+        .q(s1_res_valid$q),
+        .clock(s1_res_valid$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_grant s1_res_grant(
+        .d(s1_res_grant$d),
+        .q(s1_res_grant$q),
+        .clock(s1_res_grant$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_id s1_res_id(
+        .d(s1_res_id$d),
+        .q(s1_res_id$q),
+        .clock(s1_res_id$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_offset s1_res_offset(
+        .d(s1_res_offset$d),
+        .q(s1_res_offset$q),
+        .clock(s1_res_offset$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_received s1_res_received(
+        .d(s1_res_received$d),
+        .q(s1_res_received$q),
+        .clock(s1_res_received$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_total s1_res_total(
+        .d(s1_res_total$d),
+        .q(s1_res_total$q),
+        .clock(s1_res_total$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$s1_res_position s1_res_position(
+        .d(s1_res_position$d),
+        .q(s1_res_position$q),
+        .clock(s1_res_position$clock)
     );
 
     // Update code
@@ -36054,12 +36054,12 @@ module nt_homa_16_nic$ingress$scheduler$waiting(clock,reset,id,push,write_state,
     reg  [15:0] fw_rr$d;
     wire  [15:0] fw_rr$q;
     reg  fw_rr$clock;
-    reg  fw_tg_valid$d;
-    wire  fw_tg_valid$q;
-    reg  fw_tg_valid$clock;
     reg  [15:0] fw_tg$d;
     wire  [15:0] fw_tg$q;
     reg  fw_tg$clock;
+    reg  fw_tg_valid$d;
+    wire  fw_tg_valid$q;
+    reg  fw_tg_valid$clock;
 
     // Local signals
     reg  pop_start;
@@ -36135,15 +36135,15 @@ module nt_homa_16_nic$ingress$scheduler$waiting(clock,reset,id,push,write_state,
         .q(fw_rr$q),
         .clock(fw_rr$clock)
     );
-    nt_homa_16_nic$ingress$scheduler$waiting$fw_tg_valid fw_tg_valid(
-        .d(fw_tg_valid$d),
-        .q(fw_tg_valid$q),
-        .clock(fw_tg_valid$clock)
-    );
     nt_homa_16_nic$ingress$scheduler$waiting$fw_tg fw_tg(
         .d(fw_tg$d),
         .q(fw_tg$q),
         .clock(fw_tg$clock)
+    );
+    nt_homa_16_nic$ingress$scheduler$waiting$fw_tg_valid fw_tg_valid(
+        .d(fw_tg_valid$d),
+        .q(fw_tg_valid$q),
+        .clock(fw_tg_valid$clock)
     );
 
     // Update code
@@ -36592,6 +36592,36 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     reg  pending_meta$write_clock;
     reg  [111:0] pending_meta$write_data;
     reg  pending_meta$write_enable;
+    reg  sent$clock;
+    reg  sent$reset;
+    reg  sent$increment;
+    wire  [31:0] sent$count;
+    reg  pulls_sent$clock;
+    reg  pulls_sent$reset;
+    reg  pulls_sent$increment;
+    wire  [31:0] pulls_sent$count;
+    reg  merges$clock;
+    reg  merges$reset;
+    reg  merges$increment;
+    wire  [31:0] merges$count;
+    reg  coalesced$clock;
+    reg  coalesced$reset;
+    reg  coalesced$increment;
+    wire  [31:0] coalesced$count;
+    reg  replaced$clock;
+    reg  replaced$reset;
+    reg  replaced$increment;
+    wire  [31:0] replaced$count;
+    reg  drops$clock;
+    reg  drops$reset;
+    reg  drops$increment;
+    wire  [31:0] drops$count;
+    reg  [3:0] sent_mask$index;
+    reg  sent_mask$enable;
+    wire  [15:0] sent_mask$onehot;
+    reg  [3:0] inserted_mask$index;
+    reg  inserted_mask$enable;
+    wire  [15:0] inserted_mask$onehot;
     reg  [15:0] pending$d;
     wire  [15:0] pending$q;
     reg  pending$clock;
@@ -36643,39 +36673,10 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     reg  [135:0] out_desc$d;
     wire  [135:0] out_desc$q;
     reg  out_desc$clock;
-    reg  sent$clock;
-    reg  sent$reset;
-    reg  sent$increment;
-    wire  [31:0] sent$count;
-    reg  pulls_sent$clock;
-    reg  pulls_sent$reset;
-    reg  pulls_sent$increment;
-    wire  [31:0] pulls_sent$count;
-    reg  merges$clock;
-    reg  merges$reset;
-    reg  merges$increment;
-    wire  [31:0] merges$count;
-    reg  coalesced$clock;
-    reg  coalesced$reset;
-    reg  coalesced$increment;
-    wire  [31:0] coalesced$count;
-    reg  replaced$clock;
-    reg  replaced$reset;
-    reg  replaced$increment;
-    wire  [31:0] replaced$count;
-    reg  drops$clock;
-    reg  drops$reset;
-    reg  drops$increment;
-    wire  [31:0] drops$count;
-    reg  [3:0] sent_mask$index;
-    reg  sent_mask$enable;
-    wire  [15:0] sent_mask$onehot;
-    reg  [3:0] inserted_mask$index;
-    reg  inserted_mask$enable;
-    wire  [15:0] inserted_mask$onehot;
 
     // Local signals
     reg  [111:0] ev_meta;
+    reg  [111:0] scan_meta;
     reg  has_ctrl;
     reg  pull_pending_now;
     reg  token_ok;
@@ -36683,22 +36684,21 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     reg  fifo_empty;
     reg  fifo_room;
     reg  merge;
-    reg  [7:0] ctrl_flags;
-    reg  [135:0] ctrl_desc;
     reg  bypass;
     reg  insert;
-    reg  [23:0] ins_old;
     reg  ins_was_pending;
     reg  ins_same_msg;
-    reg  [15:0] ins_credit;
-    reg  [15:0] scan_credit;
-    reg  [111:0] scan_meta;
     reg  scan_ready;
     reg  send_pull;
     reg  take_fifo;
-    reg  [3:0] issue_index;
     reg  refill;
+    reg  [7:0] ctrl_flags;
     reg  [7:0] tokens_after_refill;
+    reg  [135:0] ctrl_desc;
+    reg  [23:0] ins_old;
+    reg  [15:0] ins_credit;
+    reg  [15:0] scan_credit;
+    reg  [3:0] issue_index;
 
     // Sub module instances
     nt_homa_16_nic$pktgen$immediate immediate(
@@ -36737,6 +36737,52 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         .write_clock(pending_meta$write_clock),
         .write_data(pending_meta$write_data),
         .write_enable(pending_meta$write_enable)
+    );
+    nt_homa_16_nic$pktgen$sent sent(
+        .clock(sent$clock),
+        .reset(sent$reset),
+        .increment(sent$increment),
+        .count(sent$count)
+    );
+    nt_homa_16_nic$pktgen$pulls_sent pulls_sent(
+        .clock(pulls_sent$clock),
+        .reset(pulls_sent$reset),
+        .increment(pulls_sent$increment),
+        .count(pulls_sent$count)
+    );
+    nt_homa_16_nic$pktgen$merges merges(
+        .clock(merges$clock),
+        .reset(merges$reset),
+        .increment(merges$increment),
+        .count(merges$count)
+    );
+    nt_homa_16_nic$pktgen$coalesced coalesced(
+        .clock(coalesced$clock),
+        .reset(coalesced$reset),
+        .increment(coalesced$increment),
+        .count(coalesced$count)
+    );
+    nt_homa_16_nic$pktgen$replaced replaced(
+        .clock(replaced$clock),
+        .reset(replaced$reset),
+        .increment(replaced$increment),
+        .count(replaced$count)
+    );
+    nt_homa_16_nic$pktgen$drops drops(
+        .clock(drops$clock),
+        .reset(drops$reset),
+        .increment(drops$increment),
+        .count(drops$count)
+    );
+    nt_homa_16_nic$pktgen$sent_mask sent_mask(
+        .index(sent_mask$index),
+        .enable(sent_mask$enable),
+        .onehot(sent_mask$onehot)
+    );
+    nt_homa_16_nic$pktgen$inserted_mask inserted_mask(
+        .index(inserted_mask$index),
+        .enable(inserted_mask$enable),
+        .onehot(inserted_mask$onehot)
     );
     nt_homa_16_nic$pktgen$pending pending(
         .d(pending$d),
@@ -36822,52 +36868,6 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         .d(out_desc$d),
         .q(out_desc$q),
         .clock(out_desc$clock)
-    );
-    nt_homa_16_nic$pktgen$sent sent(
-        .clock(sent$clock),
-        .reset(sent$reset),
-        .increment(sent$increment),
-        .count(sent$count)
-    );
-    nt_homa_16_nic$pktgen$pulls_sent pulls_sent(
-        .clock(pulls_sent$clock),
-        .reset(pulls_sent$reset),
-        .increment(pulls_sent$increment),
-        .count(pulls_sent$count)
-    );
-    nt_homa_16_nic$pktgen$merges merges(
-        .clock(merges$clock),
-        .reset(merges$reset),
-        .increment(merges$increment),
-        .count(merges$count)
-    );
-    nt_homa_16_nic$pktgen$coalesced coalesced(
-        .clock(coalesced$clock),
-        .reset(coalesced$reset),
-        .increment(coalesced$increment),
-        .count(coalesced$count)
-    );
-    nt_homa_16_nic$pktgen$replaced replaced(
-        .clock(replaced$clock),
-        .reset(replaced$reset),
-        .increment(replaced$increment),
-        .count(replaced$count)
-    );
-    nt_homa_16_nic$pktgen$drops drops(
-        .clock(drops$clock),
-        .reset(drops$reset),
-        .increment(drops$increment),
-        .count(drops$count)
-    );
-    nt_homa_16_nic$pktgen$sent_mask sent_mask(
-        .index(sent_mask$index),
-        .enable(sent_mask$enable),
-        .onehot(sent_mask$onehot)
-    );
-    nt_homa_16_nic$pktgen$inserted_mask inserted_mask(
-        .index(inserted_mask$index),
-        .enable(inserted_mask$enable),
-        .onehot(inserted_mask$onehot)
     );
 
     // Update code
@@ -38294,138 +38294,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  fifo_ram$write_clock;
     reg  [102:0] fifo_ram$write_data;
     reg  fifo_ram$write_enable;
-    reg  [63:0] now$d;
-    wire  [63:0] now$q;
-    reg  now$clock;
-    reg  [15:0] live$d;
-    wire  [15:0] live$q;
-    reg  live$clock;
-    reg  [15:0] closed$d;
-    wire  [15:0] closed$q;
-    reg  closed$clock;
-    reg  [15:0] fresh$d;
-    wire  [15:0] fresh$q;
-    reg  fresh$clock;
-    reg  gc_pending$d;
-    wire  gc_pending$q;
-    reg  gc_pending$clock;
-    reg  [3:0] gc_slot$d;
-    wire  [3:0] gc_slot$q;
-    reg  gc_slot$clock;
-    reg  cancel_valid$d;
-    wire  cancel_valid$q;
-    reg  cancel_valid$clock;
-    reg  [3:0] cancel_slot$d;
-    wire  [3:0] cancel_slot$q;
-    reg  cancel_slot$clock;
-    reg  fwd_slot_valid$d;
-    wire  fwd_slot_valid$q;
-    reg  fwd_slot_valid$clock;
-    reg  [3:0] fwd_slot_addr$d;
-    wire  [3:0] fwd_slot_addr$q;
-    reg  fwd_slot_addr$clock;
-    reg  [100:0] fwd_slot_data$d;
-    wire  [100:0] fwd_slot_data$q;
-    reg  fwd_slot_data$clock;
-    reg  fwd_written_valid$d;
-    wire  fwd_written_valid$q;
-    reg  fwd_written_valid$clock;
-    reg  [3:0] fwd_written_addr$d;
-    wire  [3:0] fwd_written_addr$q;
-    reg  fwd_written_addr$clock;
-    reg  [63:0] fwd_written_data$d;
-    wire  [63:0] fwd_written_data$q;
-    reg  fwd_written_data$clock;
-    reg  rx_busy$d;
-    wire  rx_busy$q;
-    reg  rx_busy$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_last$d;
-    wire  s1_last$q;
-    reg  s1_last$clock;
-    reg  [63:0] s1_data$d;
-    wire  [63:0] s1_data$q;
-    reg  s1_data$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
-    reg  [15:0] s1_rx_msg_id$d;
-    wire  [15:0] s1_rx_msg_id$q;
-    reg  s1_rx_msg_id$clock;
-    reg  [63:0] s1_key$d;
-    wire  [63:0] s1_key$q;
-    reg  s1_key$clock;
-    reg  [15:0] s1_len$d;
-    wire  [15:0] s1_len$q;
-    reg  s1_len$clock;
-    reg  [6:0] s1_pkts$d;
-    wire  [6:0] s1_pkts$q;
-    reg  s1_pkts$clock;
-    reg  [7:0] s1_off$d;
-    wire  [7:0] s1_off$q;
-    reg  s1_off$clock;
-    reg  [15:0] s1_local_port$d;
-    wire  [15:0] s1_local_port$q;
-    reg  s1_local_port$clock;
-    reg  in_busy$d;
-    wire  in_busy$q;
-    reg  in_busy$clock;
-    reg  in_ok$d;
-    wire  in_ok$q;
-    reg  in_ok$clock;
-    reg  [3:0] in_slot$d;
-    wire  [3:0] in_slot$q;
-    reg  in_slot$clock;
-    reg  [5:0] in_off6$d;
-    wire  [5:0] in_off6$q;
-    reg  in_off6$clock;
-    reg  [6:0] in_pkts$d;
-    wire  [6:0] in_pkts$q;
-    reg  in_pkts$clock;
-    reg  [10:0] in_expected$d;
-    wire  [10:0] in_expected$q;
-    reg  in_expected$clock;
-    reg  [16:0] in_base$d;
-    wire  [16:0] in_base$q;
-    reg  in_base$clock;
-    reg  [63:0] in_bitmap$d;
-    wire  [63:0] in_bitmap$q;
-    reg  in_bitmap$clock;
-    reg  [102:0] in_header$d;
-    wire  [102:0] in_header$q;
-    reg  in_header$clock;
-    reg  [7:0] in_beat$d;
-    wire  [7:0] in_beat$q;
-    reg  in_beat$clock;
-    reg  in_len_bad$d;
-    wire  in_len_bad$q;
-    reg  in_len_bad$clock;
-    reg  ro_rel_pending$d;
-    wire  ro_rel_pending$q;
-    reg  ro_rel_pending$clock;
-    reg  [3:0] ro_rel_slot$d;
-    wire  [3:0] ro_rel_slot$q;
-    reg  ro_rel_slot$clock;
-    reg  [3:0] fifo_head$d;
-    wire  [3:0] fifo_head$q;
-    reg  fifo_head$clock;
-    reg  [3:0] fifo_tail$d;
-    wire  [3:0] fifo_tail$q;
-    reg  fifo_tail$clock;
-    reg  [15:0] fifo_count$d;
-    wire  [15:0] fifo_count$q;
-    reg  fifo_count$clock;
-    reg  [15:0] fifo_usable$d;
-    wire  [15:0] fifo_usable$q;
-    reg  fifo_usable$clock;
-    reg  fifo_wrote$d;
-    wire  fifo_wrote$q;
-    reg  fifo_wrote$clock;
     reg  read_out$clock;
     reg  read_out$reset;
     wire  read_out$ready;
@@ -38475,9 +38343,143 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  [3:0] release_mask$index;
     reg  release_mask$enable;
     wire  [15:0] release_mask$onehot;
+    reg  [63:0] now$d;
+    wire  [63:0] now$q;
+    reg  now$clock;
+    reg  [15:0] live$d;
+    wire  [15:0] live$q;
+    reg  live$clock;
+    reg  [15:0] closed$d;
+    wire  [15:0] closed$q;
+    reg  closed$clock;
+    reg  [15:0] fresh$d;
+    wire  [15:0] fresh$q;
+    reg  fresh$clock;
+    reg  gc_pending$d;
+    wire  gc_pending$q;
+    reg  gc_pending$clock;
+    reg  [3:0] gc_slot$d;
+    wire  [3:0] gc_slot$q;
+    reg  gc_slot$clock;
+    reg  cancel_valid$d;
+    wire  cancel_valid$q;
+    reg  cancel_valid$clock;
+    reg  [3:0] cancel_slot$d;
+    wire  [3:0] cancel_slot$q;
+    reg  cancel_slot$clock;
+    reg  [3:0] fwd_slot_addr$d;
+    wire  [3:0] fwd_slot_addr$q;
+    reg  fwd_slot_addr$clock;
+    reg  [3:0] fwd_written_addr$d;
+    wire  [3:0] fwd_written_addr$q;
+    reg  fwd_written_addr$clock;
+    reg  fwd_slot_valid$d;
+    wire  fwd_slot_valid$q;
+    reg  fwd_slot_valid$clock;
+    reg  fwd_written_valid$d;
+    wire  fwd_written_valid$q;
+    reg  fwd_written_valid$clock;
+    reg  rx_busy$d;
+    wire  rx_busy$q;
+    reg  rx_busy$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_first$d;
+    wire  s1_first$q;
+    reg  s1_first$clock;
+    reg  s1_last$d;
+    wire  s1_last$q;
+    reg  s1_last$clock;
+    reg  [100:0] fwd_slot_data$d;
+    wire  [100:0] fwd_slot_data$q;
+    reg  fwd_slot_data$clock;
+    reg  [63:0] fwd_written_data$d;
+    wire  [63:0] fwd_written_data$q;
+    reg  fwd_written_data$clock;
+    reg  [63:0] s1_data$d;
+    wire  [63:0] s1_data$q;
+    reg  s1_data$clock;
+    reg  [63:0] s1_key$d;
+    wire  [63:0] s1_key$q;
+    reg  s1_key$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
+    reg  [15:0] s1_rx_msg_id$d;
+    wire  [15:0] s1_rx_msg_id$q;
+    reg  s1_rx_msg_id$clock;
+    reg  [15:0] s1_len$d;
+    wire  [15:0] s1_len$q;
+    reg  s1_len$clock;
+    reg  [6:0] s1_pkts$d;
+    wire  [6:0] s1_pkts$q;
+    reg  s1_pkts$clock;
+    reg  [7:0] s1_off$d;
+    wire  [7:0] s1_off$q;
+    reg  s1_off$clock;
+    reg  [7:0] in_beat$d;
+    wire  [7:0] in_beat$q;
+    reg  in_beat$clock;
+    reg  [15:0] s1_local_port$d;
+    wire  [15:0] s1_local_port$q;
+    reg  s1_local_port$clock;
+    reg  [15:0] fifo_count$d;
+    wire  [15:0] fifo_count$q;
+    reg  fifo_count$clock;
+    reg  [15:0] fifo_usable$d;
+    wire  [15:0] fifo_usable$q;
+    reg  fifo_usable$clock;
+    reg  in_busy$d;
+    wire  in_busy$q;
+    reg  in_busy$clock;
+    reg  in_ok$d;
+    wire  in_ok$q;
+    reg  in_ok$clock;
+    reg  in_len_bad$d;
+    wire  in_len_bad$q;
+    reg  in_len_bad$clock;
+    reg  ro_rel_pending$d;
+    wire  ro_rel_pending$q;
+    reg  ro_rel_pending$clock;
+    reg  fifo_wrote$d;
+    wire  fifo_wrote$q;
+    reg  fifo_wrote$clock;
+    reg  [3:0] in_slot$d;
+    wire  [3:0] in_slot$q;
+    reg  in_slot$clock;
+    reg  [3:0] ro_rel_slot$d;
+    wire  [3:0] ro_rel_slot$q;
+    reg  ro_rel_slot$clock;
+    reg  [3:0] fifo_head$d;
+    wire  [3:0] fifo_head$q;
+    reg  fifo_head$clock;
+    reg  [3:0] fifo_tail$d;
+    wire  [3:0] fifo_tail$q;
+    reg  fifo_tail$clock;
+    reg  [5:0] in_off6$d;
+    wire  [5:0] in_off6$q;
+    reg  in_off6$clock;
+    reg  [6:0] in_pkts$d;
+    wire  [6:0] in_pkts$q;
+    reg  in_pkts$clock;
+    reg  [10:0] in_expected$d;
+    wire  [10:0] in_expected$q;
+    reg  in_expected$clock;
+    reg  [16:0] in_base$d;
+    wire  [16:0] in_base$q;
+    reg  in_base$clock;
+    reg  [63:0] in_bitmap$d;
+    wire  [63:0] in_bitmap$q;
+    reg  in_bitmap$clock;
+    reg  [102:0] in_header$d;
+    wire  [102:0] in_header$q;
+    reg  in_header$clock;
 
     // Local signals
     reg  [102:0] h_entry;
+    reg  [102:0] f_header;
+    reg  [102:0] c_header;
     reg  can_start;
     reg  start_fifo;
     reg  start_bypass;
@@ -38485,51 +38487,49 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  fifo_write;
     reg  beat;
     reg  first;
-    reg  [3:0] m_slot;
-    reg  [3:0] t_slot;
     reg  touching_timeout;
     reg  timeout_take;
     reg  gc_legit;
     reg  rel_request;
     reg  rel_taken;
-    reg  [3:0] rel_slot;
-    reg  [1:0] rel_reason;
     reg  alloc_write;
-    reg  [3:0] alloc_slot;
-    reg  [3:0] s1_slot;
-    reg  [100:0] f_entry;
-    reg  [63:0] f_bitmap;
-    reg  [7:0] f_gen;
-    reg  [15:0] f_len;
-    reg  [12:0] f_page;
     reg  f_live;
-    reg  [6:0] f_pkts;
-    reg  [5:0] f_off6;
     reg  f_offset_ok;
     reg  f_dup;
     reg  f_ok;
-    reg  [10:0] f_expected;
-    reg  [16:0] f_base;
-    reg  [102:0] f_header;
     reg  c_ok;
-    reg  [3:0] c_slot;
-    reg  [5:0] c_off6;
-    reg  [6:0] c_pkts;
-    reg  [10:0] c_expected;
-    reg  [16:0] c_base;
-    reg  [63:0] c_bitmap;
-    reg  [102:0] c_header;
-    reg  [7:0] c_beat;
     reg  c_bad_before;
-    reg  [3:0] last_bytes;
     reg  keep_contig;
     reg  beat_bad;
-    reg  [10:0] total_len;
     reg  len_ok;
     reg  end_ok;
-    reg  [63:0] written_after;
     reg  complete;
     reg  bad_end;
+    reg  [3:0] m_slot;
+    reg  [3:0] t_slot;
+    reg  [3:0] rel_slot;
+    reg  [3:0] alloc_slot;
+    reg  [3:0] s1_slot;
+    reg  [3:0] c_slot;
+    reg  [1:0] rel_reason;
+    reg  [100:0] f_entry;
+    reg  [63:0] f_bitmap;
+    reg  [63:0] c_bitmap;
+    reg  [63:0] written_after;
+    reg  [7:0] f_gen;
+    reg  [7:0] c_beat;
+    reg  [15:0] f_len;
+    reg  [12:0] f_page;
+    reg  [6:0] f_pkts;
+    reg  [6:0] c_pkts;
+    reg  [5:0] f_off6;
+    reg  [5:0] c_off6;
+    reg  [10:0] f_expected;
+    reg  [10:0] c_expected;
+    reg  [10:0] total_len;
+    reg  [16:0] f_base;
+    reg  [16:0] c_base;
+    reg  [3:0] last_bytes;
     reg  [15:0] live_set;
     reg  [15:0] closed_set;
     reg  [15:0] fresh_set;
@@ -38633,226 +38633,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         .write_data(fifo_ram$write_data),
         .write_enable(fifo_ram$write_enable)
     );
-    nt_homa_16_nic$reassembly$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nt_homa_16_nic$reassembly$live live(
-        .d(live$d),
-        .q(live$q),
-        .clock(live$clock)
-    );
-    nt_homa_16_nic$reassembly$closed closed(
-        .d(closed$d),
-        .q(closed$q),
-        .clock(closed$clock)
-    );
-    nt_homa_16_nic$reassembly$fresh fresh(
-        .d(fresh$d),
-        .q(fresh$q),
-        .clock(fresh$clock)
-    );
-    nt_homa_16_nic$reassembly$gc_pending gc_pending(
-        .d(gc_pending$d),
-        .q(gc_pending$q),
-        .clock(gc_pending$clock)
-    );
-    nt_homa_16_nic$reassembly$gc_slot gc_slot(
-        .d(gc_slot$d),
-        .q(gc_slot$q),
-        .clock(gc_slot$clock)
-    );
-    nt_homa_16_nic$reassembly$cancel_valid cancel_valid(
-        .d(cancel_valid$d),
-        .q(cancel_valid$q),
-        .clock(cancel_valid$clock)
-    );
-    nt_homa_16_nic$reassembly$cancel_slot cancel_slot(
-        .d(cancel_slot$d),
-        .q(cancel_slot$q),
-        .clock(cancel_slot$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_slot_valid fwd_slot_valid(
-        .d(fwd_slot_valid$d),
-        .q(fwd_slot_valid$q),
-        .clock(fwd_slot_valid$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_slot_addr fwd_slot_addr(
-        .d(fwd_slot_addr$d),
-        .q(fwd_slot_addr$q),
-        .clock(fwd_slot_addr$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_slot_data fwd_slot_data(
-        .d(fwd_slot_data$d),
-        .q(fwd_slot_data$q),
-        .clock(fwd_slot_data$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_written_valid fwd_written_valid(
-        .d(fwd_written_valid$d),
-        .q(fwd_written_valid$q),
-        .clock(fwd_written_valid$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_written_addr fwd_written_addr(
-        .d(fwd_written_addr$d),
-        .q(fwd_written_addr$q),
-        .clock(fwd_written_addr$clock)
-    );
-    nt_homa_16_nic$reassembly$fwd_written_data fwd_written_data(
-        .d(fwd_written_data$d),
-        .q(fwd_written_data$q),
-        .clock(fwd_written_data$clock)
-    );
-    nt_homa_16_nic$reassembly$rx_busy rx_busy(
-        .d(rx_busy$d),
-        .q(rx_busy$q),
-        .clock(rx_busy$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_last s1_last(
-        .d(s1_last$d),
-        .q(s1_last$q),
-        .clock(s1_last$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_data s1_data(
-        .d(s1_data$d),
-        .q(s1_data$q),
-        .clock(s1_data$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_rx_msg_id s1_rx_msg_id(
-        .d(s1_rx_msg_id$d),
-        .q(s1_rx_msg_id$q),
-        .clock(s1_rx_msg_id$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_key s1_key(
-        .d(s1_key$d),
-        .q(s1_key$q),
-        .clock(s1_key$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_len s1_len(
-        .d(s1_len$d),
-        .q(s1_len$q),
-        .clock(s1_len$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_pkts s1_pkts(
-        .d(s1_pkts$d),
-        .q(s1_pkts$q),
-        .clock(s1_pkts$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_off s1_off(
-        .d(s1_off$d),
-        .q(s1_off$q),
-        .clock(s1_off$clock)
-    );
-    nt_homa_16_nic$reassembly$s1_local_port s1_local_port(
-        .d(s1_local_port$d),
-        .q(s1_local_port$q),
-        .clock(s1_local_port$clock)
-    );
-    nt_homa_16_nic$reassembly$in_busy in_busy(
-        .d(in_busy$d),
-        .q(in_busy$q),
-        .clock(in_busy$clock)
-    );
-    nt_homa_16_nic$reassembly$in_ok in_ok(
-        .d(in_ok$d),
-        .q(in_ok$q),
-        .clock(in_ok$clock)
-    );
-    nt_homa_16_nic$reassembly$in_slot in_slot(
-        .d(in_slot$d),
-        .q(in_slot$q),
-        .clock(in_slot$clock)
-    );
-    nt_homa_16_nic$reassembly$in_off6 in_off6(
-        .d(in_off6$d),
-        .q(in_off6$q),
-        .clock(in_off6$clock)
-    );
-    nt_homa_16_nic$reassembly$in_pkts in_pkts(
-        .d(in_pkts$d),
-        .q(in_pkts$q),
-        .clock(in_pkts$clock)
-    );
-    nt_homa_16_nic$reassembly$in_expected in_expected(
-        .d(in_expected$d),
-        .q(in_expected$q),
-        .clock(in_expected$clock)
-    );
-    nt_homa_16_nic$reassembly$in_base in_base(
-        .d(in_base$d),
-        .q(in_base$q),
-        .clock(in_base$clock)
-    );
-    nt_homa_16_nic$reassembly$in_bitmap in_bitmap(
-        .d(in_bitmap$d),
-        .q(in_bitmap$q),
-        .clock(in_bitmap$clock)
-    );
-    nt_homa_16_nic$reassembly$in_header in_header(
-        .d(in_header$d),
-        .q(in_header$q),
-        .clock(in_header$clock)
-    );
-    nt_homa_16_nic$reassembly$in_beat in_beat(
-        .d(in_beat$d),
-        .q(in_beat$q),
-        .clock(in_beat$clock)
-    );
-    nt_homa_16_nic$reassembly$in_len_bad in_len_bad(
-        .d(in_len_bad$d),
-        .q(in_len_bad$q),
-        .clock(in_len_bad$clock)
-    );
-    nt_homa_16_nic$reassembly$ro_rel_pending ro_rel_pending(
-        .d(ro_rel_pending$d),
-        .q(ro_rel_pending$q),
-        .clock(ro_rel_pending$clock)
-    );
-    nt_homa_16_nic$reassembly$ro_rel_slot ro_rel_slot(
-        .d(ro_rel_slot$d),
-        .q(ro_rel_slot$q),
-        .clock(ro_rel_slot$clock)
-    );
-    nt_homa_16_nic$reassembly$fifo_head fifo_head(
-        .d(fifo_head$d),
-        .q(fifo_head$q),
-        .clock(fifo_head$clock)
-    );
-    nt_homa_16_nic$reassembly$fifo_tail fifo_tail(
-        .d(fifo_tail$d),
-        .q(fifo_tail$q),
-        .clock(fifo_tail$clock)
-    );
-    nt_homa_16_nic$reassembly$fifo_count fifo_count(
-        .d(fifo_count$d),
-        .q(fifo_count$q),
-        .clock(fifo_count$clock)
-    );
-    nt_homa_16_nic$reassembly$fifo_usable fifo_usable(
-        .d(fifo_usable$d),
-        .q(fifo_usable$q),
-        .clock(fifo_usable$clock)
-    );
-    nt_homa_16_nic$reassembly$fifo_wrote fifo_wrote(
-        .d(fifo_wrote$d),
-        .q(fifo_wrote$q),
-        .clock(fifo_wrote$clock)
-    );
     nt_homa_16_nic$reassembly$read_out read_out(
         .clock(read_out$clock),
         .reset(read_out$reset),
@@ -38930,6 +38710,226 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         .index(release_mask$index),
         .enable(release_mask$enable),
         .onehot(release_mask$onehot)
+    );
+    nt_homa_16_nic$reassembly$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nt_homa_16_nic$reassembly$live live(
+        .d(live$d),
+        .q(live$q),
+        .clock(live$clock)
+    );
+    nt_homa_16_nic$reassembly$closed closed(
+        .d(closed$d),
+        .q(closed$q),
+        .clock(closed$clock)
+    );
+    nt_homa_16_nic$reassembly$fresh fresh(
+        .d(fresh$d),
+        .q(fresh$q),
+        .clock(fresh$clock)
+    );
+    nt_homa_16_nic$reassembly$gc_pending gc_pending(
+        .d(gc_pending$d),
+        .q(gc_pending$q),
+        .clock(gc_pending$clock)
+    );
+    nt_homa_16_nic$reassembly$gc_slot gc_slot(
+        .d(gc_slot$d),
+        .q(gc_slot$q),
+        .clock(gc_slot$clock)
+    );
+    nt_homa_16_nic$reassembly$cancel_valid cancel_valid(
+        .d(cancel_valid$d),
+        .q(cancel_valid$q),
+        .clock(cancel_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$cancel_slot cancel_slot(
+        .d(cancel_slot$d),
+        .q(cancel_slot$q),
+        .clock(cancel_slot$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_slot_addr fwd_slot_addr(
+        .d(fwd_slot_addr$d),
+        .q(fwd_slot_addr$q),
+        .clock(fwd_slot_addr$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_written_addr fwd_written_addr(
+        .d(fwd_written_addr$d),
+        .q(fwd_written_addr$q),
+        .clock(fwd_written_addr$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_slot_valid fwd_slot_valid(
+        .d(fwd_slot_valid$d),
+        .q(fwd_slot_valid$q),
+        .clock(fwd_slot_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_written_valid fwd_written_valid(
+        .d(fwd_written_valid$d),
+        .q(fwd_written_valid$q),
+        .clock(fwd_written_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$rx_busy rx_busy(
+        .d(rx_busy$d),
+        .q(rx_busy$q),
+        .clock(rx_busy$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_first s1_first(
+        .d(s1_first$d),
+        .q(s1_first$q),
+        .clock(s1_first$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_last s1_last(
+        .d(s1_last$d),
+        .q(s1_last$q),
+        .clock(s1_last$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_slot_data fwd_slot_data(
+        .d(fwd_slot_data$d),
+        .q(fwd_slot_data$q),
+        .clock(fwd_slot_data$clock)
+    );
+    nt_homa_16_nic$reassembly$fwd_written_data fwd_written_data(
+        .d(fwd_written_data$d),
+        .q(fwd_written_data$q),
+        .clock(fwd_written_data$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_data s1_data(
+        .d(s1_data$d),
+        .q(s1_data$q),
+        .clock(s1_data$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_key s1_key(
+        .d(s1_key$d),
+        .q(s1_key$q),
+        .clock(s1_key$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_rx_msg_id s1_rx_msg_id(
+        .d(s1_rx_msg_id$d),
+        .q(s1_rx_msg_id$q),
+        .clock(s1_rx_msg_id$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_len s1_len(
+        .d(s1_len$d),
+        .q(s1_len$q),
+        .clock(s1_len$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_pkts s1_pkts(
+        .d(s1_pkts$d),
+        .q(s1_pkts$q),
+        .clock(s1_pkts$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_off s1_off(
+        .d(s1_off$d),
+        .q(s1_off$q),
+        .clock(s1_off$clock)
+    );
+    nt_homa_16_nic$reassembly$in_beat in_beat(
+        .d(in_beat$d),
+        .q(in_beat$q),
+        .clock(in_beat$clock)
+    );
+    nt_homa_16_nic$reassembly$s1_local_port s1_local_port(
+        .d(s1_local_port$d),
+        .q(s1_local_port$q),
+        .clock(s1_local_port$clock)
+    );
+    nt_homa_16_nic$reassembly$fifo_count fifo_count(
+        .d(fifo_count$d),
+        .q(fifo_count$q),
+        .clock(fifo_count$clock)
+    );
+    nt_homa_16_nic$reassembly$fifo_usable fifo_usable(
+        .d(fifo_usable$d),
+        .q(fifo_usable$q),
+        .clock(fifo_usable$clock)
+    );
+    nt_homa_16_nic$reassembly$in_busy in_busy(
+        .d(in_busy$d),
+        .q(in_busy$q),
+        .clock(in_busy$clock)
+    );
+    nt_homa_16_nic$reassembly$in_ok in_ok(
+        .d(in_ok$d),
+        .q(in_ok$q),
+        .clock(in_ok$clock)
+    );
+    nt_homa_16_nic$reassembly$in_len_bad in_len_bad(
+        .d(in_len_bad$d),
+        .q(in_len_bad$q),
+        .clock(in_len_bad$clock)
+    );
+    nt_homa_16_nic$reassembly$ro_rel_pending ro_rel_pending(
+        .d(ro_rel_pending$d),
+        .q(ro_rel_pending$q),
+        .clock(ro_rel_pending$clock)
+    );
+    nt_homa_16_nic$reassembly$fifo_wrote fifo_wrote(
+        .d(fifo_wrote$d),
+        .q(fifo_wrote$q),
+        .clock(fifo_wrote$clock)
+    );
+    nt_homa_16_nic$reassembly$in_slot in_slot(
+        .d(in_slot$d),
+        .q(in_slot$q),
+        .clock(in_slot$clock)
+    );
+    nt_homa_16_nic$reassembly$ro_rel_slot ro_rel_slot(
+        .d(ro_rel_slot$d),
+        .q(ro_rel_slot$q),
+        .clock(ro_rel_slot$clock)
+    );
+    nt_homa_16_nic$reassembly$fifo_head fifo_head(
+        .d(fifo_head$d),
+        .q(fifo_head$q),
+        .clock(fifo_head$clock)
+    );
+    nt_homa_16_nic$reassembly$fifo_tail fifo_tail(
+        .d(fifo_tail$d),
+        .q(fifo_tail$q),
+        .clock(fifo_tail$clock)
+    );
+    nt_homa_16_nic$reassembly$in_off6 in_off6(
+        .d(in_off6$d),
+        .q(in_off6$q),
+        .clock(in_off6$clock)
+    );
+    nt_homa_16_nic$reassembly$in_pkts in_pkts(
+        .d(in_pkts$d),
+        .q(in_pkts$q),
+        .clock(in_pkts$clock)
+    );
+    nt_homa_16_nic$reassembly$in_expected in_expected(
+        .d(in_expected$d),
+        .q(in_expected$q),
+        .clock(in_expected$clock)
+    );
+    nt_homa_16_nic$reassembly$in_base in_base(
+        .d(in_base$d),
+        .q(in_base$q),
+        .clock(in_base$clock)
+    );
+    nt_homa_16_nic$reassembly$in_bitmap in_bitmap(
+        .d(in_bitmap$d),
+        .q(in_bitmap$q),
+        .clock(in_bitmap$clock)
+    );
+    nt_homa_16_nic$reassembly$in_header in_header(
+        .d(in_header$d),
+        .q(in_header$q),
+        .clock(in_header$clock)
     );
 
     // Update code
@@ -40550,6 +40550,56 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  [1:0] buffers$free_class;
     reg  [3:0] buffers$free_index;
     wire  [3:0] buffers$full;
+    reg  c_zero_len$clock;
+    reg  c_zero_len$reset;
+    reg  c_zero_len$increment;
+    wire  [31:0] c_zero_len$count;
+    reg  c_too_long$clock;
+    reg  c_too_long$reset;
+    reg  c_too_long$increment;
+    wire  [31:0] c_too_long$count;
+    reg  c_bad_offset$clock;
+    reg  c_bad_offset$reset;
+    reg  c_bad_offset$increment;
+    wire  [31:0] c_bad_offset$count;
+    reg  c_len_mismatch$clock;
+    reg  c_len_mismatch$reset;
+    reg  c_len_mismatch$increment;
+    wire  [31:0] c_len_mismatch$count;
+    reg  c_no_id$clock;
+    reg  c_no_id$reset;
+    reg  c_no_id$increment;
+    wire  [31:0] c_no_id$count;
+    reg  c_no_buffer$clock;
+    reg  c_no_buffer$reset;
+    reg  c_no_buffer$increment;
+    wire  [31:0] c_no_buffer$count;
+    reg  c_bucket_full$clock;
+    reg  c_bucket_full$reset;
+    reg  c_bucket_full$increment;
+    wire  [31:0] c_bucket_full$count;
+    reg  c_duplicate$clock;
+    reg  c_duplicate$reset;
+    reg  c_duplicate$increment;
+    wire  [31:0] c_duplicate$count;
+    reg  c_recent$clock;
+    reg  c_recent$reset;
+    reg  c_recent$increment;
+    wire  [31:0] c_recent$count;
+    reg  c_fallback$clock;
+    reg  c_fallback$reset;
+    reg  c_fallback$increment;
+    wire  [31:0] c_fallback$count;
+    reg  [63:0] missing_ffs$bitmap;
+    wire  missing_ffs$found;
+    wire  [5:0] missing_ffs$index;
+    wire  [63:0] missing_ffs$onehot;
+    reg  [3:0] alloc_mask$index;
+    reg  alloc_mask$enable;
+    wire  [15:0] alloc_mask$onehot;
+    reg  [3:0] release_mask$index;
+    reg  release_mask$enable;
+    wire  [15:0] release_mask$onehot;
     reg  [15:0] live$d;
     wire  [15:0] live$q;
     reg  live$clock;
@@ -40559,12 +40609,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
-    reg  [3:0] init_ptr$d;
-    wire  [3:0] init_ptr$q;
-    reg  init_ptr$clock;
     reg  phase_b$d;
     wire  phase_b$q;
     reg  phase_b$clock;
+    reg  [3:0] init_ptr$d;
+    wire  [3:0] init_ptr$q;
+    reg  init_ptr$clock;
     reg  phase_c$d;
     wire  phase_c$q;
     reg  phase_c$clock;
@@ -40613,12 +40663,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  r_fail$d;
     wire  r_fail$q;
     reg  r_fail$clock;
-    reg  [2:0] r_reason$d;
-    wire  [2:0] r_reason$q;
-    reg  r_reason$clock;
-    reg  [15:0] r_rx_msg_id$d;
-    wire  [15:0] r_rx_msg_id$q;
-    reg  r_rx_msg_id$clock;
     reg  r_new_msg$d;
     wire  r_new_msg$q;
     reg  r_new_msg$clock;
@@ -40631,6 +40675,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  r_last$d;
     wire  r_last$q;
     reg  r_last$clock;
+    reg  [2:0] r_reason$d;
+    wire  [2:0] r_reason$q;
+    reg  r_reason$clock;
+    reg  [15:0] r_rx_msg_id$d;
+    wire  [15:0] r_rx_msg_id$q;
+    reg  r_rx_msg_id$clock;
     reg  [8:0] r_ack$d;
     wire  [8:0] r_ack$q;
     reg  r_ack$clock;
@@ -40640,62 +40690,18 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  r_ack_missing$d;
     wire  r_ack_missing$q;
     reg  r_ack_missing$clock;
-    reg  [15:0] r_page$d;
-    wire  [15:0] r_page$q;
-    reg  r_page$clock;
     reg  r_sched$d;
     wire  r_sched$q;
     reg  r_sched$clock;
+    reg  [15:0] r_page$d;
+    wire  [15:0] r_page$q;
+    reg  r_page$clock;
     reg  [3:0] r_sched_slot$d;
     wire  [3:0] r_sched_slot$q;
     reg  r_sched_slot$clock;
     reg  [7:0] r_sched_gen$d;
     wire  [7:0] r_sched_gen$q;
     reg  r_sched_gen$clock;
-    reg  c_zero_len$clock;
-    reg  c_zero_len$reset;
-    reg  c_zero_len$increment;
-    wire  [31:0] c_zero_len$count;
-    reg  c_too_long$clock;
-    reg  c_too_long$reset;
-    reg  c_too_long$increment;
-    wire  [31:0] c_too_long$count;
-    reg  c_bad_offset$clock;
-    reg  c_bad_offset$reset;
-    reg  c_bad_offset$increment;
-    wire  [31:0] c_bad_offset$count;
-    reg  c_len_mismatch$clock;
-    reg  c_len_mismatch$reset;
-    reg  c_len_mismatch$increment;
-    wire  [31:0] c_len_mismatch$count;
-    reg  c_no_id$clock;
-    reg  c_no_id$reset;
-    reg  c_no_id$increment;
-    wire  [31:0] c_no_id$count;
-    reg  c_no_buffer$clock;
-    reg  c_no_buffer$reset;
-    reg  c_no_buffer$increment;
-    wire  [31:0] c_no_buffer$count;
-    reg  c_bucket_full$clock;
-    reg  c_bucket_full$reset;
-    reg  c_bucket_full$increment;
-    wire  [31:0] c_bucket_full$count;
-    reg  c_duplicate$clock;
-    reg  c_duplicate$reset;
-    reg  c_duplicate$increment;
-    wire  [31:0] c_duplicate$count;
-    reg  c_recent$clock;
-    reg  c_recent$reset;
-    reg  c_recent$increment;
-    wire  [31:0] c_recent$count;
-    reg  c_fallback$clock;
-    reg  c_fallback$reset;
-    reg  c_fallback$increment;
-    wire  [31:0] c_fallback$count;
-    reg  [63:0] missing_ffs$bitmap;
-    wire  missing_ffs$found;
-    wire  [5:0] missing_ffs$index;
-    wire  [63:0] missing_ffs$onehot;
     reg  id_offer_valid$d;
     wire  id_offer_valid$q;
     reg  id_offer_valid$clock;
@@ -40726,6 +40732,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  ap_wr_pos$d;
     wire  ap_wr_pos$q;
     reg  ap_wr_pos$clock;
+    reg  ap_duplicate$d;
+    wire  ap_duplicate$q;
+    reg  ap_duplicate$clock;
+    reg  ap_fallback$d;
+    wire  ap_fallback$q;
+    reg  ap_fallback$clock;
     reg  [3:0] ap_wr_bucket$d;
     wire  [3:0] ap_wr_bucket$q;
     reg  ap_wr_bucket$clock;
@@ -40741,24 +40753,12 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  [87:0] ap_info$d;
     wire  [87:0] ap_info$q;
     reg  ap_info$clock;
-    reg  ap_duplicate$d;
-    wire  ap_duplicate$q;
-    reg  ap_duplicate$clock;
-    reg  ap_fallback$d;
-    wire  ap_fallback$q;
-    reg  ap_fallback$clock;
     reg  o_valid$d;
     wire  o_valid$q;
     reg  o_valid$clock;
     reg  o_fail$d;
     wire  o_fail$q;
     reg  o_fail$clock;
-    reg  [2:0] o_reason$d;
-    wire  [2:0] o_reason$q;
-    reg  o_reason$clock;
-    reg  [15:0] o_rx_msg_id$d;
-    wire  [15:0] o_rx_msg_id$q;
-    reg  o_rx_msg_id$clock;
     reg  o_new_msg$d;
     wire  o_new_msg$q;
     reg  o_new_msg$clock;
@@ -40771,58 +40771,58 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  o_last$d;
     wire  o_last$q;
     reg  o_last$clock;
-    reg  [8:0] o_ack$d;
-    wire  [8:0] o_ack$q;
-    reg  o_ack$clock;
-    reg  [15:0] o_page$d;
-    wire  [15:0] o_page$q;
-    reg  o_page$clock;
     reg  o_sched$d;
     wire  o_sched$q;
     reg  o_sched$clock;
+    reg  [2:0] o_reason$d;
+    wire  [2:0] o_reason$q;
+    reg  o_reason$clock;
+    reg  [15:0] o_rx_msg_id$d;
+    wire  [15:0] o_rx_msg_id$q;
+    reg  o_rx_msg_id$clock;
+    reg  [15:0] o_page$d;
+    wire  [15:0] o_page$q;
+    reg  o_page$clock;
+    reg  [8:0] o_ack$d;
+    wire  [8:0] o_ack$q;
+    reg  o_ack$clock;
     reg  [3:0] o_sched_slot$d;
     wire  [3:0] o_sched_slot$q;
     reg  o_sched_slot$clock;
     reg  [7:0] o_sched_gen$d;
     wire  [7:0] o_sched_gen$q;
     reg  o_sched_gen$clock;
-    reg  [3:0] alloc_mask$index;
-    reg  alloc_mask$enable;
-    wire  [15:0] alloc_mask$onehot;
-    reg  [3:0] release_mask$index;
-    reg  release_mask$enable;
-    wire  [15:0] release_mask$onehot;
 
     // Local signals
     reg  op_ready;
     reg  take_release;
     reg  take_request;
-    reg  [63:0] req_key;
-    reg  [3:0] h0;
-    reg  [3:0] h1;
     reg  do_request;
     reg  do_release;
     reg  hit_found;
-    reg  [163:0] hit_entry;
     reg  hit_way;
     reg  hit_pos;
+    reg  hit_len_ok;
+    reg  [63:0] req_key;
+    reg  [3:0] h0;
+    reg  [3:0] h1;
+    reg  [163:0] hit_entry;
     reg  [3:0] hit_slot;
     reg  [7:0] hit_gen;
-    reg  hit_len_ok;
     reg  [16:0] req_pkts;
     reg  [16:0] a_pkts;
     reg  [6:0] sel_pkts;
     reg  [63:0] sel_bitmap;
-    reg  [5:0] off6;
     reg  [63:0] bitmap_after;
     reg  [63:0] pkt_mask;
     reg  [63:0] missing;
+    reg  [5:0] off6;
     reg  was_complete;
-    reg  [1:0] used0;
-    reg  [1:0] used1;
     reg  new_way;
     reg  new_pos;
     reg  bucket_full;
+    reg  [1:0] used0;
+    reg  [1:0] used1;
     reg  late_duplicate;
     reg  [2:0] reason;
     reg  [2:0] miss_reason;
@@ -40830,17 +40830,17 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     reg  alloc_ok;
     reg  do_alloc;
     reg  [3:0] new_slot;
+    reg  [3:0] rel_index;
     reg  [7:0] new_gen;
     reg  [163:0] new_entry;
     reg  [163:0] upd_entry;
+    reg  [163:0] wr_data;
     reg  wr_way;
     reg  wr_pos;
-    reg  [3:0] wr_bucket;
-    reg  [163:0] wr_data;
     reg  wr_enable;
+    reg  [3:0] wr_bucket;
     reg  [87:0] rel_info;
     reg  [1:0] rel_class;
-    reg  [3:0] rel_index;
     reg  [15:0] live_set;
 
     // Sub module instances
@@ -40944,6 +40944,82 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .free_index(buffers$free_index),
         .full(buffers$full)
     );
+    nt_homa_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
+        .clock(c_zero_len$clock),
+        .reset(c_zero_len$reset),
+        .increment(c_zero_len$increment),
+        .count(c_zero_len$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_too_long c_too_long(
+        .clock(c_too_long$clock),
+        .reset(c_too_long$reset),
+        .increment(c_too_long$increment),
+        .count(c_too_long$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
+        .clock(c_bad_offset$clock),
+        .reset(c_bad_offset$reset),
+        .increment(c_bad_offset$increment),
+        .count(c_bad_offset$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
+        .clock(c_len_mismatch$clock),
+        .reset(c_len_mismatch$reset),
+        .increment(c_len_mismatch$increment),
+        .count(c_len_mismatch$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_no_id c_no_id(
+        .clock(c_no_id$clock),
+        .reset(c_no_id$reset),
+        .increment(c_no_id$increment),
+        .count(c_no_id$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
+        .clock(c_no_buffer$clock),
+        .reset(c_no_buffer$reset),
+        .increment(c_no_buffer$increment),
+        .count(c_no_buffer$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_bucket_full c_bucket_full(
+        .clock(c_bucket_full$clock),
+        .reset(c_bucket_full$reset),
+        .increment(c_bucket_full$increment),
+        .count(c_bucket_full$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_duplicate c_duplicate(
+        .clock(c_duplicate$clock),
+        .reset(c_duplicate$reset),
+        .increment(c_duplicate$increment),
+        .count(c_duplicate$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_recent c_recent(
+        .clock(c_recent$clock),
+        .reset(c_recent$reset),
+        .increment(c_recent$increment),
+        .count(c_recent$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$c_fallback c_fallback(
+        .clock(c_fallback$clock),
+        .reset(c_fallback$reset),
+        .increment(c_fallback$increment),
+        .count(c_fallback$count)
+    );
+    nt_homa_16_nic$reassembly$msg_table$missing_ffs missing_ffs(
+        .bitmap(missing_ffs$bitmap),
+        .found(missing_ffs$found),
+        .index(missing_ffs$index),
+        .onehot(missing_ffs$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$alloc_mask alloc_mask(
+        .index(alloc_mask$index),
+        .enable(alloc_mask$enable),
+        .onehot(alloc_mask$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$release_mask release_mask(
+        .index(release_mask$index),
+        .enable(release_mask$enable),
+        .onehot(release_mask$onehot)
+    );
     nt_homa_16_nic$reassembly$msg_table$live live(
         .d(live$d),
         .q(live$q),
@@ -40959,15 +41035,15 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(init_done$q),
         .clock(init_done$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$init_ptr init_ptr(
-        .d(init_ptr$d),
-        .q(init_ptr$q),
-        .clock(init_ptr$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$phase_b phase_b(
         .d(phase_b$d),
         .q(phase_b$q),
         .clock(phase_b$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$init_ptr init_ptr(
+        .d(init_ptr$d),
+        .q(init_ptr$q),
+        .clock(init_ptr$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$phase_c phase_c(
         .d(phase_c$d),
@@ -41049,16 +41125,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(r_fail$q),
         .clock(r_fail$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$r_reason r_reason(
-        .d(r_reason$d),
-        .q(r_reason$q),
-        .clock(r_reason$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$r_rx_msg_id r_rx_msg_id(
-        .d(r_rx_msg_id$d),
-        .q(r_rx_msg_id$q),
-        .clock(r_rx_msg_id$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$r_new_msg r_new_msg(
         .d(r_new_msg$d),
         .q(r_new_msg$q),
@@ -41079,6 +41145,16 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(r_last$q),
         .clock(r_last$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$r_reason r_reason(
+        .d(r_reason$d),
+        .q(r_reason$q),
+        .clock(r_reason$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$r_rx_msg_id r_rx_msg_id(
+        .d(r_rx_msg_id$d),
+        .q(r_rx_msg_id$q),
+        .clock(r_rx_msg_id$clock)
+    );
     nt_homa_16_nic$reassembly$msg_table$r_ack r_ack(
         .d(r_ack$d),
         .q(r_ack$q),
@@ -41094,15 +41170,15 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(r_ack_missing$q),
         .clock(r_ack_missing$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$r_page r_page(
-        .d(r_page$d),
-        .q(r_page$q),
-        .clock(r_page$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$r_sched r_sched(
         .d(r_sched$d),
         .q(r_sched$q),
         .clock(r_sched$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$r_page r_page(
+        .d(r_page$d),
+        .q(r_page$q),
+        .clock(r_page$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$r_sched_slot r_sched_slot(
         .d(r_sched_slot$d),
@@ -41113,72 +41189,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .d(r_sched_gen$d),
         .q(r_sched_gen$q),
         .clock(r_sched_gen$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
-        .clock(c_zero_len$clock),
-        .reset(c_zero_len$reset),
-        .increment(c_zero_len$increment),
-        .count(c_zero_len$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_too_long c_too_long(
-        .clock(c_too_long$clock),
-        .reset(c_too_long$reset),
-        .increment(c_too_long$increment),
-        .count(c_too_long$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_bad_offset c_bad_offset(
-        .clock(c_bad_offset$clock),
-        .reset(c_bad_offset$reset),
-        .increment(c_bad_offset$increment),
-        .count(c_bad_offset$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_len_mismatch c_len_mismatch(
-        .clock(c_len_mismatch$clock),
-        .reset(c_len_mismatch$reset),
-        .increment(c_len_mismatch$increment),
-        .count(c_len_mismatch$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_no_id c_no_id(
-        .clock(c_no_id$clock),
-        .reset(c_no_id$reset),
-        .increment(c_no_id$increment),
-        .count(c_no_id$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_no_buffer c_no_buffer(
-        .clock(c_no_buffer$clock),
-        .reset(c_no_buffer$reset),
-        .increment(c_no_buffer$increment),
-        .count(c_no_buffer$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_bucket_full c_bucket_full(
-        .clock(c_bucket_full$clock),
-        .reset(c_bucket_full$reset),
-        .increment(c_bucket_full$increment),
-        .count(c_bucket_full$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_duplicate c_duplicate(
-        .clock(c_duplicate$clock),
-        .reset(c_duplicate$reset),
-        .increment(c_duplicate$increment),
-        .count(c_duplicate$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_recent c_recent(
-        .clock(c_recent$clock),
-        .reset(c_recent$reset),
-        .increment(c_recent$increment),
-        .count(c_recent$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$c_fallback c_fallback(
-        .clock(c_fallback$clock),
-        .reset(c_fallback$reset),
-        .increment(c_fallback$increment),
-        .count(c_fallback$count)
-    );
-    nt_homa_16_nic$reassembly$msg_table$missing_ffs missing_ffs(
-        .bitmap(missing_ffs$bitmap),
-        .found(missing_ffs$found),
-        .index(missing_ffs$index),
-        .onehot(missing_ffs$onehot)
     );
     nt_homa_16_nic$reassembly$msg_table$id_offer_valid id_offer_valid(
         .d(id_offer_valid$d),
@@ -41230,6 +41240,16 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(ap_wr_pos$q),
         .clock(ap_wr_pos$clock)
     );
+    nt_homa_16_nic$reassembly$msg_table$ap_duplicate ap_duplicate(
+        .d(ap_duplicate$d),
+        .q(ap_duplicate$q),
+        .clock(ap_duplicate$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$ap_fallback ap_fallback(
+        .d(ap_fallback$d),
+        .q(ap_fallback$q),
+        .clock(ap_fallback$clock)
+    );
     nt_homa_16_nic$reassembly$msg_table$ap_wr_bucket ap_wr_bucket(
         .d(ap_wr_bucket$d),
         .q(ap_wr_bucket$q),
@@ -41255,16 +41275,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(ap_info$q),
         .clock(ap_info$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$ap_duplicate ap_duplicate(
-        .d(ap_duplicate$d),
-        .q(ap_duplicate$q),
-        .clock(ap_duplicate$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$ap_fallback ap_fallback(
-        .d(ap_fallback$d),
-        .q(ap_fallback$q),
-        .clock(ap_fallback$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$o_valid o_valid(
         .d(o_valid$d),
         .q(o_valid$q),
@@ -41274,16 +41284,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .d(o_fail$d),
         .q(o_fail$q),
         .clock(o_fail$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$o_reason o_reason(
-        .d(o_reason$d),
-        .q(o_reason$q),
-        .clock(o_reason$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$o_rx_msg_id o_rx_msg_id(
-        .d(o_rx_msg_id$d),
-        .q(o_rx_msg_id$q),
-        .clock(o_rx_msg_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$o_new_msg o_new_msg(
         .d(o_new_msg$d),
@@ -41305,20 +41305,30 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .q(o_last$q),
         .clock(o_last$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$o_ack o_ack(
-        .d(o_ack$d),
-        .q(o_ack$q),
-        .clock(o_ack$clock)
+    nt_homa_16_nic$reassembly$msg_table$o_sched o_sched(
+        .d(o_sched$d),
+        .q(o_sched$q),
+        .clock(o_sched$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$o_reason o_reason(
+        .d(o_reason$d),
+        .q(o_reason$q),
+        .clock(o_reason$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$o_rx_msg_id o_rx_msg_id(
+        .d(o_rx_msg_id$d),
+        .q(o_rx_msg_id$q),
+        .clock(o_rx_msg_id$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$o_page o_page(
         .d(o_page$d),
         .q(o_page$q),
         .clock(o_page$clock)
     );
-    nt_homa_16_nic$reassembly$msg_table$o_sched o_sched(
-        .d(o_sched$d),
-        .q(o_sched$q),
-        .clock(o_sched$clock)
+    nt_homa_16_nic$reassembly$msg_table$o_ack o_ack(
+        .d(o_ack$d),
+        .q(o_ack$q),
+        .clock(o_ack$clock)
     );
     nt_homa_16_nic$reassembly$msg_table$o_sched_slot o_sched_slot(
         .d(o_sched_slot$d),
@@ -41329,16 +41339,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         .d(o_sched_gen$d),
         .q(o_sched_gen$q),
         .clock(o_sched_gen$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$alloc_mask alloc_mask(
-        .index(alloc_mask$index),
-        .enable(alloc_mask$enable),
-        .onehot(alloc_mask$onehot)
-    );
-    nt_homa_16_nic$reassembly$msg_table$release_mask release_mask(
-        .index(release_mask$index),
-        .enable(release_mask$enable),
-        .onehot(release_mask$onehot)
     );
 
     // Update code
@@ -42244,9 +42244,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
     wire  lists$3$empty;
     wire  lists$3$full;
     wire  [15:0] lists$3$double_free_count;
-    reg  [3:0] has_buffer$d;
-    wire  [3:0] has_buffer$q;
-    reg  has_buffer$clock;
     reg  [3:0] offered$0$d;
     wire  [3:0] offered$0$q;
     reg  offered$0$clock;
@@ -42259,17 +42256,20 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
     reg  [3:0] offered$3$d;
     wire  [3:0] offered$3$q;
     reg  offered$3$clock;
+    reg  [3:0] has_buffer$d;
+    wire  [3:0] has_buffer$q;
+    reg  has_buffer$clock;
 
     // Local signals
     reg  [15:0] page$0;
     reg  [15:0] page$1;
     reg  [15:0] page$2;
     reg  [15:0] page$3;
-    reg  [31:0] msg_len32;
     reg  [15:0] offer16$0;
     reg  [15:0] offer16$1;
     reg  [15:0] offer16$2;
     reg  [15:0] offer16$3;
+    reg  [31:0] msg_len32;
     reg  [3:0] free_onehot;
     reg  [3:0] fits_now;
     reg  [3:0] has_buffer_now;
@@ -42326,11 +42326,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
         .full(lists$3$full),
         .double_free_count(lists$3$double_free_count)
     );
-    nt_homa_16_nic$reassembly$msg_table$buffers$has_buffer has_buffer(
-        .d(has_buffer$d),
-        .q(has_buffer$q),
-        .clock(has_buffer$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$buffers$offered$0 offered$0(
         .d(offered$0$d),
         .q(offered$0$q),
@@ -42350,6 +42345,11 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
         .d(offered$3$d),
         .q(offered$3$q),
         .clock(offered$3$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$has_buffer has_buffer(
+        .d(has_buffer$d),
+        .q(has_buffer$q),
+        .clock(has_buffer$clock)
     );
 
     // Update code
@@ -42490,12 +42490,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_val
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -42507,22 +42501,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_val
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -42539,6 +42529,16 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_val
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -42738,12 +42738,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_val
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -42755,22 +42749,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_val
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -42787,6 +42777,16 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_val
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -42986,12 +42986,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_val
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -43003,22 +42997,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_val
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -43035,6 +43025,16 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_val
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -43234,12 +43234,6 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_val
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -43251,22 +43245,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_val
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$3$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$buffers$lists$3$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$3$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -43283,6 +43273,16 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_val
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$3$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$buffers$lists$3$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -44270,6 +44270,10 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
     reg  [63:0] hash$key;
     wire  [11:0] hash$h0;
     wire  [11:0] hash$h1;
+    reg  c_full_wait$clock;
+    reg  c_full_wait$reset;
+    reg  c_full_wait$increment;
+    wire  [31:0] c_full_wait$count;
     reg  init_done$d;
     wire  init_done$q;
     reg  init_done$clock;
@@ -44315,10 +44319,6 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
     reg  [1:0] since_scrub$d;
     wire  [1:0] since_scrub$q;
     reg  since_scrub$clock;
-    reg  c_full_wait$clock;
-    reg  c_full_wait$reset;
-    reg  c_full_wait$increment;
-    wire  [31:0] c_full_wait$count;
 
     // Local signals
     reg  tick;
@@ -44504,6 +44504,12 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         .h0(hash$h0),
         .h1(hash$h1)
     );
+    nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait c_full_wait(
+        .clock(c_full_wait$clock),
+        .reset(c_full_wait$reset),
+        .increment(c_full_wait$increment),
+        .count(c_full_wait$count)
+    );
     nt_homa_16_nic$reassembly$msg_table$delivered$init_done init_done(
         .d(init_done$d),
         .q(init_done$q),
@@ -44578,12 +44584,6 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         .d(since_scrub$d),
         .q(since_scrub$q),
         .clock(since_scrub$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$delivered$c_full_wait c_full_wait(
-        .clock(c_full_wait$clock),
-        .reset(c_full_wait$reset),
-        .increment(c_full_wait$increment),
-        .count(c_full_wait$count)
     );
 
     // Update code
@@ -46457,12 +46457,6 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     output reg  [15:0] double_free_count;
 
     // Stub signals
-    reg  [15:0] in_use$d;
-    wire  [15:0] in_use$q;
-    reg  in_use$clock;
-    reg  [15:0] pending$d;
-    wire  [15:0] pending$q;
-    reg  pending$clock;
     reg  double_frees$clock;
     reg  double_frees$reset;
     reg  double_frees$increment;
@@ -46474,22 +46468,18 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
     reg  [3:0] freed$index;
     reg  freed$enable;
     wire  [15:0] freed$onehot;
+    reg  [15:0] in_use$d;
+    wire  [15:0] in_use$q;
+    reg  in_use$clock;
+    reg  [15:0] pending$d;
+    wire  [15:0] pending$q;
+    reg  pending$clock;
 
     // Local signals
     reg  [15:0] occupied;
     reg  freeing_ok;
 
     // Sub module instances
-    nt_homa_16_nic$reassembly$msg_table$ids$in_use in_use(
-        .d(in_use$d),
-        .q(in_use$q),
-        .clock(in_use$clock)
-    );
-    nt_homa_16_nic$reassembly$msg_table$ids$pending pending(
-        .d(pending$d),
-        .q(pending$q),
-        .clock(pending$clock)
-    );
     nt_homa_16_nic$reassembly$msg_table$ids$double_frees double_frees(
         .clock(double_frees$clock),
         .reset(double_frees$reset),
@@ -46506,6 +46496,16 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
         .index(freed$index),
         .enable(freed$enable),
         .onehot(freed$onehot)
+    );
+    nt_homa_16_nic$reassembly$msg_table$ids$in_use in_use(
+        .d(in_use$d),
+        .q(in_use$q),
+        .clock(in_use$clock)
+    );
+    nt_homa_16_nic$reassembly$msg_table$ids$pending pending(
+        .d(pending$d),
+        .q(pending$q),
+        .clock(pending$clock)
     );
 
     // Update code
@@ -47782,22 +47782,22 @@ module nt_homa_16_nic$reassembly$read_out(clock,reset,ready,start,header,payload
     reg  out_valid$d;
     wire  out_valid$q;
     reg  out_valid$clock;
+    reg  out_last$d;
+    wire  out_last$q;
+    reg  out_last$clock;
     reg  [63:0] out_data$d;
     wire  [63:0] out_data$q;
     reg  out_data$clock;
     reg  [7:0] out_keep$d;
     wire  [7:0] out_keep$q;
     reg  out_keep$clock;
-    reg  out_last$d;
-    wire  out_last$q;
-    reg  out_last$clock;
 
     // Local signals
     reg  out_free;
-    reg  [16:0] first_word;
     reg  load_hdr1;
     reg  load_data;
     reg  last_word;
+    reg  [16:0] first_word;
     reg  [16:0] ptr_next;
     reg  [2:0] last_rem;
     reg  [5:0] last_rem_bits;
@@ -47835,6 +47835,11 @@ module nt_homa_16_nic$reassembly$read_out(clock,reset,ready,start,header,payload
         .q(out_valid$q),
         .clock(out_valid$clock)
     );
+    nt_homa_16_nic$reassembly$read_out$out_last out_last(
+        .d(out_last$d),
+        .q(out_last$q),
+        .clock(out_last$clock)
+    );
     nt_homa_16_nic$reassembly$read_out$out_data out_data(
         .d(out_data$d),
         .q(out_data$q),
@@ -47844,11 +47849,6 @@ module nt_homa_16_nic$reassembly$read_out(clock,reset,ready,start,header,payload
         .d(out_keep$d),
         .q(out_keep$q),
         .clock(out_keep$clock)
-    );
-    nt_homa_16_nic$reassembly$read_out$out_last out_last(
-        .d(out_last$d),
-        .q(out_last$q),
-        .clock(out_last$clock)
     );
 
     // Update code
@@ -48458,30 +48458,6 @@ module nt_homa_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sche
     reg  meta_mem$write_clock;
     reg  [7:0] meta_mem$write_data;
     reg  meta_mem$write_enable;
-    reg  [15:0] valid_bits$d;
-    wire  [15:0] valid_bits$q;
-    reg  valid_bits$clock;
-    reg  [3:0] scan_ptr$d;
-    wire  [3:0] scan_ptr$q;
-    reg  scan_ptr$clock;
-    reg  s1_live$d;
-    wire  s1_live$q;
-    reg  s1_live$clock;
-    reg  [3:0] s1_id$d;
-    wire  [3:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  s1_stale$d;
-    wire  s1_stale$q;
-    reg  s1_stale$clock;
-    reg  out_pending$d;
-    wire  out_pending$q;
-    reg  out_pending$clock;
-    reg  [3:0] out_id$d;
-    wire  [3:0] out_id$q;
-    reg  out_id$clock;
-    reg  [7:0] out_meta$d;
-    wire  [7:0] out_meta$q;
-    reg  out_meta$clock;
     reg  [3:0] fired$index;
     reg  fired$enable;
     wire  [15:0] fired$onehot;
@@ -48491,6 +48467,30 @@ module nt_homa_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sche
     reg  [3:0] cancelled$index;
     reg  cancelled$enable;
     wire  [15:0] cancelled$onehot;
+    reg  [15:0] valid_bits$d;
+    wire  [15:0] valid_bits$q;
+    reg  valid_bits$clock;
+    reg  [3:0] scan_ptr$d;
+    wire  [3:0] scan_ptr$q;
+    reg  scan_ptr$clock;
+    reg  [3:0] s1_id$d;
+    wire  [3:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [3:0] out_id$d;
+    wire  [3:0] out_id$q;
+    reg  out_id$clock;
+    reg  s1_live$d;
+    wire  s1_live$q;
+    reg  s1_live$clock;
+    reg  s1_stale$d;
+    wire  s1_stale$q;
+    reg  s1_stale$clock;
+    reg  out_pending$d;
+    wire  out_pending$q;
+    reg  out_pending$clock;
+    reg  [7:0] out_meta$d;
+    wire  [7:0] out_meta$q;
+    reg  out_meta$clock;
 
     // Local signals
     reg  sched_hits_s1;
@@ -48520,46 +48520,6 @@ module nt_homa_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sche
         .write_data(meta_mem$write_data),
         .write_enable(meta_mem$write_enable)
     );
-    nt_homa_16_nic$reassembly$timer$valid_bits valid_bits(
-        .d(valid_bits$d),
-        .q(valid_bits$q),
-        .clock(valid_bits$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$scan_ptr scan_ptr(
-        .d(scan_ptr$d),
-        .q(scan_ptr$q),
-        .clock(scan_ptr$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$s1_live s1_live(
-        .d(s1_live$d),
-        .q(s1_live$q),
-        .clock(s1_live$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$s1_stale s1_stale(
-        .d(s1_stale$d),
-        .q(s1_stale$q),
-        .clock(s1_stale$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$out_pending out_pending(
-        .d(out_pending$d),
-        .q(out_pending$q),
-        .clock(out_pending$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$out_id out_id(
-        .d(out_id$d),
-        .q(out_id$q),
-        .clock(out_id$clock)
-    );
-    nt_homa_16_nic$reassembly$timer$out_meta out_meta(
-        .d(out_meta$d),
-        .q(out_meta$q),
-        .clock(out_meta$clock)
-    );
     nt_homa_16_nic$reassembly$timer$fired fired(
         .index(fired$index),
         .enable(fired$enable),
@@ -48574,6 +48534,46 @@ module nt_homa_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sche
         .index(cancelled$index),
         .enable(cancelled$enable),
         .onehot(cancelled$onehot)
+    );
+    nt_homa_16_nic$reassembly$timer$valid_bits valid_bits(
+        .d(valid_bits$d),
+        .q(valid_bits$q),
+        .clock(valid_bits$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$scan_ptr scan_ptr(
+        .d(scan_ptr$d),
+        .q(scan_ptr$q),
+        .clock(scan_ptr$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$out_id out_id(
+        .d(out_id$d),
+        .q(out_id$q),
+        .clock(out_id$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$s1_live s1_live(
+        .d(s1_live$d),
+        .q(s1_live$q),
+        .clock(s1_live$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$s1_stale s1_stale(
+        .d(s1_stale$d),
+        .q(s1_stale$q),
+        .clock(s1_stale$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$out_pending out_pending(
+        .d(out_pending$d),
+        .q(out_pending$q),
+        .clock(out_pending$clock)
+    );
+    nt_homa_16_nic$reassembly$timer$out_meta out_meta(
+        .d(out_meta$d),
+        .q(out_meta$q),
+        .clock(out_meta$clock)
     );
 
     // Update code
@@ -49521,9 +49521,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  class_ffs$3$found;
     wire  [3:0] class_ffs$3$index;
     wire  [15:0] class_ffs$3$onehot;
-    reg  [15:0] buf_in_use$d;
-    wire  [15:0] buf_in_use$q;
-    reg  buf_in_use$clock;
     reg  cnt_double_free$clock;
     reg  cnt_double_free$reset;
     reg  cnt_double_free$increment;
@@ -49536,28 +49533,13 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
     wire  [15:0] comp_q$level;
-    reg  comp_in_valid$d;
-    wire  comp_in_valid$q;
-    reg  comp_in_valid$clock;
-    reg  [16:0] comp_in_data$d;
-    wire  [16:0] comp_in_data$q;
-    reg  comp_in_data$clock;
     reg  [15:0] ret_ffs$bitmap;
     wire  ret_ffs$found;
     wire  [3:0] ret_ffs$index;
     wire  [15:0] ret_ffs$onehot;
-    reg  ret_cand_valid$d;
-    wire  ret_cand_valid$q;
-    reg  ret_cand_valid$clock;
-    reg  [3:0] ret_cand_slot$d;
-    wire  [3:0] ret_cand_slot$q;
-    reg  ret_cand_slot$clock;
     reg  [3:0] ret_cand_mask$index;
     reg  ret_cand_mask$enable;
     wire  [15:0] ret_cand_mask$onehot;
-    reg  [15:0] busy_seen$d;
-    wire  [15:0] busy_seen$q;
-    reg  busy_seen$clock;
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
@@ -49566,57 +49548,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
     wire  [15:0] cool_q$level;
-    reg  cool_due$d;
-    wire  cool_due$q;
-    reg  cool_due$clock;
-    reg  cool_steady$d;
-    wire  cool_steady$q;
-    reg  cool_steady$clock;
-    reg  [63:0] now$d;
-    wire  [63:0] now$q;
-    reg  now$clock;
-    reg  [1:0] w_state$d;
-    wire  [1:0] w_state$q;
-    reg  w_state$clock;
-    reg  [3:0] w_slot$d;
-    wire  [3:0] w_slot$q;
-    reg  w_slot$clock;
-    reg  [15:0] w_len$d;
-    wire  [15:0] w_len$q;
-    reg  w_len$clock;
-    reg  [15:0] w_credit$d;
-    wire  [15:0] w_credit$q;
-    reg  w_credit$clock;
-    reg  w_credit_valid$d;
-    wire  w_credit_valid$q;
-    reg  w_credit_valid$clock;
-    reg  [7:0] w_rank$d;
-    wire  [7:0] w_rank$q;
-    reg  w_rank$clock;
-    reg  [31:0] w_ip$d;
-    wire  [31:0] w_ip$q;
-    reg  w_ip$clock;
-    reg  [15:0] w_rport$d;
-    wire  [15:0] w_rport$q;
-    reg  w_rport$clock;
-    reg  [15:0] w_lport$d;
-    wire  [15:0] w_lport$q;
-    reg  w_lport$clock;
-    reg  [15:0] w_word$d;
-    wire  [15:0] w_word$q;
-    reg  w_word$clock;
-    reg  [15:0] w_left$d;
-    wire  [15:0] w_left$q;
-    reg  w_left$clock;
-    reg  a_pick_valid$d;
-    wire  a_pick_valid$q;
-    reg  a_pick_valid$clock;
-    reg  [3:0] a_pick_slot$d;
-    wire  [3:0] a_pick_slot$q;
-    reg  a_pick_slot$clock;
-    reg  w_commit$d;
-    wire  w_commit$q;
-    reg  w_commit$clock;
     reg  cnt_rejected$clock;
     reg  cnt_rejected$reset;
     reg  cnt_rejected$increment;
@@ -49625,12 +49556,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  cnt_framing$reset;
     reg  cnt_framing$increment;
     wire  [15:0] cnt_framing$count;
-    reg  [15:0] returning$d;
-    wire  [15:0] returning$q;
-    reg  returning$clock;
-    reg  [15:0] wrapping$d;
-    wire  [15:0] wrapping$q;
-    reg  wrapping$clock;
     reg  read_out$clock;
     reg  read_out$reset;
     reg  read_out$desc$valid;
@@ -49673,10 +49598,83 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [3:0] freed_mask$index;
     reg  freed_mask$enable;
     wire  [15:0] freed_mask$onehot;
+    reg  [15:0] buf_in_use$d;
+    wire  [15:0] buf_in_use$q;
+    reg  buf_in_use$clock;
+    reg  comp_in_valid$d;
+    wire  comp_in_valid$q;
+    reg  comp_in_valid$clock;
+    reg  [16:0] comp_in_data$d;
+    wire  [16:0] comp_in_data$q;
+    reg  comp_in_data$clock;
+    reg  ret_cand_valid$d;
+    wire  ret_cand_valid$q;
+    reg  ret_cand_valid$clock;
+    reg  [3:0] ret_cand_slot$d;
+    wire  [3:0] ret_cand_slot$q;
+    reg  ret_cand_slot$clock;
+    reg  [15:0] busy_seen$d;
+    wire  [15:0] busy_seen$q;
+    reg  busy_seen$clock;
+    reg  cool_due$d;
+    wire  cool_due$q;
+    reg  cool_due$clock;
+    reg  cool_steady$d;
+    wire  cool_steady$q;
+    reg  cool_steady$clock;
+    reg  [63:0] now$d;
+    wire  [63:0] now$q;
+    reg  now$clock;
+    reg  [1:0] w_state$d;
+    wire  [1:0] w_state$q;
+    reg  w_state$clock;
+    reg  [3:0] w_slot$d;
+    wire  [3:0] w_slot$q;
+    reg  w_slot$clock;
+    reg  [15:0] w_len$d;
+    wire  [15:0] w_len$q;
+    reg  w_len$clock;
+    reg  [15:0] w_credit$d;
+    wire  [15:0] w_credit$q;
+    reg  w_credit$clock;
+    reg  [15:0] w_rport$d;
+    wire  [15:0] w_rport$q;
+    reg  w_rport$clock;
+    reg  [15:0] w_lport$d;
+    wire  [15:0] w_lport$q;
+    reg  w_lport$clock;
+    reg  [15:0] w_word$d;
+    wire  [15:0] w_word$q;
+    reg  w_word$clock;
+    reg  w_credit_valid$d;
+    wire  w_credit_valid$q;
+    reg  w_credit_valid$clock;
+    reg  [7:0] w_rank$d;
+    wire  [7:0] w_rank$q;
+    reg  w_rank$clock;
+    reg  [31:0] w_ip$d;
+    wire  [31:0] w_ip$q;
+    reg  w_ip$clock;
+    reg  [15:0] w_left$d;
+    wire  [15:0] w_left$q;
+    reg  w_left$clock;
+    reg  a_pick_valid$d;
+    wire  a_pick_valid$q;
+    reg  a_pick_valid$clock;
+    reg  [3:0] a_pick_slot$d;
+    wire  [3:0] a_pick_slot$q;
+    reg  a_pick_slot$clock;
+    reg  w_commit$d;
+    wire  w_commit$q;
+    reg  w_commit$clock;
+    reg  [15:0] returning$d;
+    wire  [15:0] returning$q;
+    reg  returning$clock;
+    reg  [15:0] wrapping$d;
+    wire  [15:0] wrapping$q;
+    reg  wrapping$clock;
 
     // Local signals
-    reg  [15:0] w0_len;
-    reg  w0_reject;
     reg  a_use$0;
     reg  a_use$1;
     reg  a_use$2;
@@ -49686,35 +49684,37 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  a_before$2;
     reg  a_before$3;
     reg  a_before$4;
-    reg  a_any;
-    reg  w_alloc;
-    reg  [15:0] in_use_after_alloc;
-    reg  free_ok;
-    reg  [3:0] a_slot;
-    reg  w_ready;
-    reg  w_take;
     reg  a_fits$0;
     reg  a_fits$1;
     reg  a_fits$2;
     reg  a_fits$3;
+    reg  [15:0] w0_len;
+    reg  w0_reject;
+    reg  a_any;
+    reg  w_alloc;
+    reg  free_ok;
+    reg  w_ready;
+    reg  w_take;
+    reg  [15:0] in_use_after_alloc;
+    reg  [3:0] a_slot;
     reg  [7:0] w_last_keep;
     reg  w_expect_last;
     reg  w_framing_free;
     reg  w_framing_early;
     reg  [16:0] w_base;
     reg  comp_take;
-    reg  [3:0] comp_slot;
     reg  ret_go;
     reg  ret_cand_busy;
+    reg  [3:0] comp_slot;
     reg  [15:0] busy_mask;
     reg  free_go;
+    reg  cool_go;
+    reg  ret_wraps;
+    reg  comp_wraps;
     reg  [3:0] free_slot;
     reg  [31:0] now_shifted;
     reg  [31:0] cool_since;
     reg  [31:0] cool_age;
-    reg  cool_go;
-    reg  ret_wraps;
-    reg  comp_wraps;
     reg  [15:0] wrap_after_take;
     reg  [15:0] ret_after_take;
 
@@ -49848,11 +49848,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .index(class_ffs$3$index),
         .onehot(class_ffs$3$onehot)
     );
-    nt_homa_16_nic$tx$buf_in_use buf_in_use(
-        .d(buf_in_use$d),
-        .q(buf_in_use$q),
-        .clock(buf_in_use$clock)
-    );
     nt_homa_16_nic$tx$cnt_double_free cnt_double_free(
         .clock(cnt_double_free$clock),
         .reset(cnt_double_free$reset),
@@ -49869,41 +49864,16 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_data(comp_q$head_data),
         .level(comp_q$level)
     );
-    nt_homa_16_nic$tx$comp_in_valid comp_in_valid(
-        .d(comp_in_valid$d),
-        .q(comp_in_valid$q),
-        .clock(comp_in_valid$clock)
-    );
-    nt_homa_16_nic$tx$comp_in_data comp_in_data(
-        .d(comp_in_data$d),
-        .q(comp_in_data$q),
-        .clock(comp_in_data$clock)
-    );
     nt_homa_16_nic$tx$ret_ffs ret_ffs(
         .bitmap(ret_ffs$bitmap),
         .found(ret_ffs$found),
         .index(ret_ffs$index),
         .onehot(ret_ffs$onehot)
     );
-    nt_homa_16_nic$tx$ret_cand_valid ret_cand_valid(
-        .d(ret_cand_valid$d),
-        .q(ret_cand_valid$q),
-        .clock(ret_cand_valid$clock)
-    );
-    nt_homa_16_nic$tx$ret_cand_slot ret_cand_slot(
-        .d(ret_cand_slot$d),
-        .q(ret_cand_slot$q),
-        .clock(ret_cand_slot$clock)
-    );
     nt_homa_16_nic$tx$ret_cand_mask ret_cand_mask(
         .index(ret_cand_mask$index),
         .enable(ret_cand_mask$enable),
         .onehot(ret_cand_mask$onehot)
-    );
-    nt_homa_16_nic$tx$busy_seen busy_seen(
-        .d(busy_seen$d),
-        .q(busy_seen$q),
-        .clock(busy_seen$clock)
     );
     nt_homa_16_nic$tx$cool_q cool_q(
         .clock(cool_q$clock),
@@ -49914,91 +49884,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .head_valid(cool_q$head_valid),
         .head_data(cool_q$head_data),
         .level(cool_q$level)
-    );
-    nt_homa_16_nic$tx$cool_due cool_due(
-        .d(cool_due$d),
-        .q(cool_due$q),
-        .clock(cool_due$clock)
-    );
-    nt_homa_16_nic$tx$cool_steady cool_steady(
-        .d(cool_steady$d),
-        .q(cool_steady$q),
-        .clock(cool_steady$clock)
-    );
-    nt_homa_16_nic$tx$now now(
-        .d(now$d),
-        .q(now$q),
-        .clock(now$clock)
-    );
-    nt_homa_16_nic$tx$w_state w_state(
-        .d(w_state$d),
-        .q(w_state$q),
-        .clock(w_state$clock)
-    );
-    nt_homa_16_nic$tx$w_slot w_slot(
-        .d(w_slot$d),
-        .q(w_slot$q),
-        .clock(w_slot$clock)
-    );
-    nt_homa_16_nic$tx$w_len w_len(
-        .d(w_len$d),
-        .q(w_len$q),
-        .clock(w_len$clock)
-    );
-    nt_homa_16_nic$tx$w_credit w_credit(
-        .d(w_credit$d),
-        .q(w_credit$q),
-        .clock(w_credit$clock)
-    );
-    nt_homa_16_nic$tx$w_credit_valid w_credit_valid(
-        .d(w_credit_valid$d),
-        .q(w_credit_valid$q),
-        .clock(w_credit_valid$clock)
-    );
-    nt_homa_16_nic$tx$w_rank w_rank(
-        .d(w_rank$d),
-        .q(w_rank$q),
-        .clock(w_rank$clock)
-    );
-    nt_homa_16_nic$tx$w_ip w_ip(
-        .d(w_ip$d),
-        .q(w_ip$q),
-        .clock(w_ip$clock)
-    );
-    nt_homa_16_nic$tx$w_rport w_rport(
-        .d(w_rport$d),
-        .q(w_rport$q),
-        .clock(w_rport$clock)
-    );
-    nt_homa_16_nic$tx$w_lport w_lport(
-        .d(w_lport$d),
-        .q(w_lport$q),
-        .clock(w_lport$clock)
-    );
-    nt_homa_16_nic$tx$w_word w_word(
-        .d(w_word$d),
-        .q(w_word$q),
-        .clock(w_word$clock)
-    );
-    nt_homa_16_nic$tx$w_left w_left(
-        .d(w_left$d),
-        .q(w_left$q),
-        .clock(w_left$clock)
-    );
-    nt_homa_16_nic$tx$a_pick_valid a_pick_valid(
-        .d(a_pick_valid$d),
-        .q(a_pick_valid$q),
-        .clock(a_pick_valid$clock)
-    );
-    nt_homa_16_nic$tx$a_pick_slot a_pick_slot(
-        .d(a_pick_slot$d),
-        .q(a_pick_slot$q),
-        .clock(a_pick_slot$clock)
-    );
-    nt_homa_16_nic$tx$w_commit w_commit(
-        .d(w_commit$d),
-        .q(w_commit$q),
-        .clock(w_commit$clock)
     );
     nt_homa_16_nic$tx$cnt_rejected cnt_rejected(
         .clock(cnt_rejected$clock),
@@ -50011,16 +49896,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .reset(cnt_framing$reset),
         .increment(cnt_framing$increment),
         .count(cnt_framing$count)
-    );
-    nt_homa_16_nic$tx$returning returning(
-        .d(returning$d),
-        .q(returning$q),
-        .clock(returning$clock)
-    );
-    nt_homa_16_nic$tx$wrapping wrapping(
-        .d(wrapping$d),
-        .q(wrapping$q),
-        .clock(wrapping$clock)
     );
     nt_homa_16_nic$tx$read_out read_out(
         .clock(read_out$clock),
@@ -50095,6 +49970,131 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .index(freed_mask$index),
         .enable(freed_mask$enable),
         .onehot(freed_mask$onehot)
+    );
+    nt_homa_16_nic$tx$buf_in_use buf_in_use(
+        .d(buf_in_use$d),
+        .q(buf_in_use$q),
+        .clock(buf_in_use$clock)
+    );
+    nt_homa_16_nic$tx$comp_in_valid comp_in_valid(
+        .d(comp_in_valid$d),
+        .q(comp_in_valid$q),
+        .clock(comp_in_valid$clock)
+    );
+    nt_homa_16_nic$tx$comp_in_data comp_in_data(
+        .d(comp_in_data$d),
+        .q(comp_in_data$q),
+        .clock(comp_in_data$clock)
+    );
+    nt_homa_16_nic$tx$ret_cand_valid ret_cand_valid(
+        .d(ret_cand_valid$d),
+        .q(ret_cand_valid$q),
+        .clock(ret_cand_valid$clock)
+    );
+    nt_homa_16_nic$tx$ret_cand_slot ret_cand_slot(
+        .d(ret_cand_slot$d),
+        .q(ret_cand_slot$q),
+        .clock(ret_cand_slot$clock)
+    );
+    nt_homa_16_nic$tx$busy_seen busy_seen(
+        .d(busy_seen$d),
+        .q(busy_seen$q),
+        .clock(busy_seen$clock)
+    );
+    nt_homa_16_nic$tx$cool_due cool_due(
+        .d(cool_due$d),
+        .q(cool_due$q),
+        .clock(cool_due$clock)
+    );
+    nt_homa_16_nic$tx$cool_steady cool_steady(
+        .d(cool_steady$d),
+        .q(cool_steady$q),
+        .clock(cool_steady$clock)
+    );
+    nt_homa_16_nic$tx$now now(
+        .d(now$d),
+        .q(now$q),
+        .clock(now$clock)
+    );
+    nt_homa_16_nic$tx$w_state w_state(
+        .d(w_state$d),
+        .q(w_state$q),
+        .clock(w_state$clock)
+    );
+    nt_homa_16_nic$tx$w_slot w_slot(
+        .d(w_slot$d),
+        .q(w_slot$q),
+        .clock(w_slot$clock)
+    );
+    nt_homa_16_nic$tx$w_len w_len(
+        .d(w_len$d),
+        .q(w_len$q),
+        .clock(w_len$clock)
+    );
+    nt_homa_16_nic$tx$w_credit w_credit(
+        .d(w_credit$d),
+        .q(w_credit$q),
+        .clock(w_credit$clock)
+    );
+    nt_homa_16_nic$tx$w_rport w_rport(
+        .d(w_rport$d),
+        .q(w_rport$q),
+        .clock(w_rport$clock)
+    );
+    nt_homa_16_nic$tx$w_lport w_lport(
+        .d(w_lport$d),
+        .q(w_lport$q),
+        .clock(w_lport$clock)
+    );
+    nt_homa_16_nic$tx$w_word w_word(
+        .d(w_word$d),
+        .q(w_word$q),
+        .clock(w_word$clock)
+    );
+    nt_homa_16_nic$tx$w_credit_valid w_credit_valid(
+        .d(w_credit_valid$d),
+        .q(w_credit_valid$q),
+        .clock(w_credit_valid$clock)
+    );
+    nt_homa_16_nic$tx$w_rank w_rank(
+        .d(w_rank$d),
+        .q(w_rank$q),
+        .clock(w_rank$clock)
+    );
+    nt_homa_16_nic$tx$w_ip w_ip(
+        .d(w_ip$d),
+        .q(w_ip$q),
+        .clock(w_ip$clock)
+    );
+    nt_homa_16_nic$tx$w_left w_left(
+        .d(w_left$d),
+        .q(w_left$q),
+        .clock(w_left$clock)
+    );
+    nt_homa_16_nic$tx$a_pick_valid a_pick_valid(
+        .d(a_pick_valid$d),
+        .q(a_pick_valid$q),
+        .clock(a_pick_valid$clock)
+    );
+    nt_homa_16_nic$tx$a_pick_slot a_pick_slot(
+        .d(a_pick_slot$d),
+        .q(a_pick_slot$q),
+        .clock(a_pick_slot$clock)
+    );
+    nt_homa_16_nic$tx$w_commit w_commit(
+        .d(w_commit$d),
+        .q(w_commit$q),
+        .clock(w_commit$clock)
+    );
+    nt_homa_16_nic$tx$returning returning(
+        .d(returning$d),
+        .q(returning$q),
+        .clock(returning$clock)
+    );
+    nt_homa_16_nic$tx$wrapping wrapping(
+        .d(wrapping$d),
+        .q(wrapping$q),
+        .clock(wrapping$clock)
     );
 
     // Update code
@@ -51713,108 +51713,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     wire  choice$more;
     wire  choice$is_new;
     wire  choice$is_rtx;
-    reg  [15:0] active_bits$d;
-    wire  [15:0] active_bits$q;
-    reg  active_bits$clock;
-    reg  [15:0] sendable$d;
-    wire  [15:0] sendable$q;
-    reg  sendable$clock;
-    reg  [15:0] id_known$d;
-    wire  [15:0] id_known$q;
-    reg  id_known$clock;
-    reg  [15:0] rr_above_mask$d;
-    wire  [15:0] rr_above_mask$q;
-    reg  rr_above_mask$clock;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [2:0] s1_kind$d;
-    wire  [2:0] s1_kind$q;
-    reg  s1_kind$clock;
-    reg  [3:0] s1_slot$d;
-    wire  [3:0] s1_slot$q;
-    reg  s1_slot$clock;
-    reg  [15:0] s1_id$d;
-    wire  [15:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  [63:0] s1_bitmap$d;
-    wire  [63:0] s1_bitmap$q;
-    reg  s1_bitmap$clock;
-    reg  s1_rtx_flag$d;
-    wire  s1_rtx_flag$q;
-    reg  s1_rtx_flag$clock;
-    reg  s1_credit_flag$d;
-    wire  s1_credit_flag$q;
-    reg  s1_credit_flag$clock;
-    reg  [15:0] s1_credit$d;
-    wire  [15:0] s1_credit$q;
-    reg  s1_credit$clock;
-    reg  s1_allow$d;
-    wire  s1_allow$q;
-    reg  s1_allow$clock;
-    reg  s1_raise$d;
-    wire  s1_raise$q;
-    reg  s1_raise$clock;
-    reg  [7:0] s1_rtx_p1$d;
-    wire  [7:0] s1_rtx_p1$q;
-    reg  s1_rtx_p1$clock;
-    reg  s1_emit$d;
-    wire  s1_emit$q;
-    reg  s1_emit$clock;
-    reg  [87:0] s1_meta$d;
-    wire  [87:0] s1_meta$q;
-    reg  s1_meta$clock;
-    reg  s1_fwd$d;
-    wire  s1_fwd$q;
-    reg  s1_fwd$clock;
-    reg  [15:0] s1_onehot$d;
-    wire  [15:0] s1_onehot$q;
-    reg  s1_onehot$clock;
-    reg  [15:0] s2_onehot$d;
-    wire  [15:0] s2_onehot$q;
-    reg  s2_onehot$clock;
-    reg  [336:0] fwd_word$d;
-    wire  [336:0] fwd_word$q;
-    reg  fwd_word$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [3:0] s2_slot$d;
-    wire  [3:0] s2_slot$q;
-    reg  s2_slot$clock;
-    reg  s2_emit$d;
-    wire  s2_emit$q;
-    reg  s2_emit$clock;
-    reg  [15:0] s2_id$d;
-    wire  [15:0] s2_id$q;
-    reg  s2_id$clock;
-    reg  [336:0] s2_word$d;
-    wire  [336:0] s2_word$q;
-    reg  s2_word$clock;
-    reg  s2_active$d;
-    wire  s2_active$q;
-    reg  s2_active$clock;
-    reg  s2_sched$d;
-    wire  s2_sched$q;
-    reg  s2_sched$clock;
-    reg  [23:0] s2_sched_meta$d;
-    wire  [23:0] s2_sched_meta$q;
-    reg  s2_sched_meta$clock;
-    reg  s2_cancel$d;
-    wire  s2_cancel$q;
-    reg  s2_cancel$clock;
-    reg  [1:0] q_count$d;
-    wire  [1:0] q_count$q;
-    reg  q_count$clock;
-    reg  [129:0] q0$d;
-    wire  [129:0] q0$q;
-    reg  q0$clock;
-    reg  [129:0] q1$d;
-    wire  [129:0] q1$q;
-    reg  q1$clock;
-    reg  [129:0] q2$d;
-    wire  [129:0] q2$q;
-    reg  q2$clock;
     reg  cnt_stale_dlv$clock;
     reg  cnt_stale_dlv$reset;
     reg  cnt_stale_dlv$increment;
@@ -51861,6 +51759,108 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [3:0] written_mask$index;
     reg  written_mask$enable;
     wire  [15:0] written_mask$onehot;
+    reg  [15:0] active_bits$d;
+    wire  [15:0] active_bits$q;
+    reg  active_bits$clock;
+    reg  [15:0] sendable$d;
+    wire  [15:0] sendable$q;
+    reg  sendable$clock;
+    reg  [15:0] id_known$d;
+    wire  [15:0] id_known$q;
+    reg  id_known$clock;
+    reg  [15:0] rr_above_mask$d;
+    wire  [15:0] rr_above_mask$q;
+    reg  rr_above_mask$clock;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_rtx_flag$d;
+    wire  s1_rtx_flag$q;
+    reg  s1_rtx_flag$clock;
+    reg  s1_credit_flag$d;
+    wire  s1_credit_flag$q;
+    reg  s1_credit_flag$clock;
+    reg  s1_allow$d;
+    wire  s1_allow$q;
+    reg  s1_allow$clock;
+    reg  s1_raise$d;
+    wire  s1_raise$q;
+    reg  s1_raise$clock;
+    reg  s1_emit$d;
+    wire  s1_emit$q;
+    reg  s1_emit$clock;
+    reg  [2:0] s1_kind$d;
+    wire  [2:0] s1_kind$q;
+    reg  s1_kind$clock;
+    reg  [3:0] s1_slot$d;
+    wire  [3:0] s1_slot$q;
+    reg  s1_slot$clock;
+    reg  [15:0] s1_id$d;
+    wire  [15:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [15:0] s1_credit$d;
+    wire  [15:0] s1_credit$q;
+    reg  s1_credit$clock;
+    reg  [63:0] s1_bitmap$d;
+    wire  [63:0] s1_bitmap$q;
+    reg  s1_bitmap$clock;
+    reg  [7:0] s1_rtx_p1$d;
+    wire  [7:0] s1_rtx_p1$q;
+    reg  s1_rtx_p1$clock;
+    reg  [87:0] s1_meta$d;
+    wire  [87:0] s1_meta$q;
+    reg  s1_meta$clock;
+    reg  s1_fwd$d;
+    wire  s1_fwd$q;
+    reg  s1_fwd$clock;
+    reg  [15:0] s1_onehot$d;
+    wire  [15:0] s1_onehot$q;
+    reg  s1_onehot$clock;
+    reg  [15:0] s2_onehot$d;
+    wire  [15:0] s2_onehot$q;
+    reg  s2_onehot$clock;
+    reg  [336:0] fwd_word$d;
+    wire  [336:0] fwd_word$q;
+    reg  fwd_word$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_emit$d;
+    wire  s2_emit$q;
+    reg  s2_emit$clock;
+    reg  s2_active$d;
+    wire  s2_active$q;
+    reg  s2_active$clock;
+    reg  [3:0] s2_slot$d;
+    wire  [3:0] s2_slot$q;
+    reg  s2_slot$clock;
+    reg  [15:0] s2_id$d;
+    wire  [15:0] s2_id$q;
+    reg  s2_id$clock;
+    reg  [336:0] s2_word$d;
+    wire  [336:0] s2_word$q;
+    reg  s2_word$clock;
+    reg  s2_sched$d;
+    wire  s2_sched$q;
+    reg  s2_sched$clock;
+    reg  [23:0] s2_sched_meta$d;
+    wire  [23:0] s2_sched_meta$q;
+    reg  s2_sched_meta$clock;
+    reg  s2_cancel$d;
+    wire  s2_cancel$q;
+    reg  s2_cancel$clock;
+    reg  [1:0] q_count$d;
+    wire  [1:0] q_count$q;
+    reg  q_count$clock;
+    reg  [129:0] q0$d;
+    wire  [129:0] q0$q;
+    reg  q0$clock;
+    reg  [129:0] q1$d;
+    wire  [129:0] q1$q;
+    reg  q1$clock;
+    reg  [129:0] q2$d;
+    wire  [129:0] q2$q;
+    reg  q2$clock;
 
     // Local signals
     reg  ev_dlv;
@@ -51892,11 +51892,11 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  dlv_overflow;
     reg  ctx_overflow;
     reg  [336:0] cur;
+    reg  [336:0] n_word;
     reg  c_active;
     reg  free_go;
-    reg  [336:0] n_word;
-    reg  [129:0] e_desc;
     reg  n_sendable;
+    reg  [129:0] e_desc;
 
     // Sub module instances
     nt_homa_16_nic$tx$core$slot_ram slot_ram(
@@ -51992,176 +51992,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .is_new(choice$is_new),
         .is_rtx(choice$is_rtx)
     );
-    nt_homa_16_nic$tx$core$active_bits active_bits(
-        .d(active_bits$d),
-        .q(active_bits$q),
-        .clock(active_bits$clock)
-    );
-    nt_homa_16_nic$tx$core$sendable sendable(
-        .d(sendable$d),
-        .q(sendable$q),
-        .clock(sendable$clock)
-    );
-    nt_homa_16_nic$tx$core$id_known id_known(
-        .d(id_known$d),
-        .q(id_known$q),
-        .clock(id_known$clock)
-    );
-    nt_homa_16_nic$tx$core$rr_above_mask rr_above_mask(
-        .d(rr_above_mask$d),
-        .q(rr_above_mask$q),
-        .clock(rr_above_mask$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_kind s1_kind(
-        .d(s1_kind$d),
-        .q(s1_kind$q),
-        .clock(s1_kind$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_slot s1_slot(
-        .d(s1_slot$d),
-        .q(s1_slot$q),
-        .clock(s1_slot$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_bitmap s1_bitmap(
-        .d(s1_bitmap$d),
-        .q(s1_bitmap$q),
-        .clock(s1_bitmap$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_rtx_flag s1_rtx_flag(
-        .d(s1_rtx_flag$d),
-        .q(s1_rtx_flag$q),
-        .clock(s1_rtx_flag$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_credit_flag s1_credit_flag(
-        .d(s1_credit_flag$d),
-        .q(s1_credit_flag$q),
-        .clock(s1_credit_flag$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_credit s1_credit(
-        .d(s1_credit$d),
-        .q(s1_credit$q),
-        .clock(s1_credit$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_allow s1_allow(
-        .d(s1_allow$d),
-        .q(s1_allow$q),
-        .clock(s1_allow$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_raise s1_raise(
-        .d(s1_raise$d),
-        .q(s1_raise$q),
-        .clock(s1_raise$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_rtx_p1 s1_rtx_p1(
-        .d(s1_rtx_p1$d),
-        .q(s1_rtx_p1$q),
-        .clock(s1_rtx_p1$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_emit s1_emit(
-        .d(s1_emit$d),
-        .q(s1_emit$q),
-        .clock(s1_emit$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_meta s1_meta(
-        .d(s1_meta$d),
-        .q(s1_meta$q),
-        .clock(s1_meta$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_fwd s1_fwd(
-        .d(s1_fwd$d),
-        .q(s1_fwd$q),
-        .clock(s1_fwd$clock)
-    );
-    nt_homa_16_nic$tx$core$s1_onehot s1_onehot(
-        .d(s1_onehot$d),
-        .q(s1_onehot$q),
-        .clock(s1_onehot$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_onehot s2_onehot(
-        .d(s2_onehot$d),
-        .q(s2_onehot$q),
-        .clock(s2_onehot$clock)
-    );
-    nt_homa_16_nic$tx$core$fwd_word fwd_word(
-        .d(fwd_word$d),
-        .q(fwd_word$q),
-        .clock(fwd_word$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_slot s2_slot(
-        .d(s2_slot$d),
-        .q(s2_slot$q),
-        .clock(s2_slot$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_emit s2_emit(
-        .d(s2_emit$d),
-        .q(s2_emit$q),
-        .clock(s2_emit$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_id s2_id(
-        .d(s2_id$d),
-        .q(s2_id$q),
-        .clock(s2_id$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_word s2_word(
-        .d(s2_word$d),
-        .q(s2_word$q),
-        .clock(s2_word$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_active s2_active(
-        .d(s2_active$d),
-        .q(s2_active$q),
-        .clock(s2_active$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_sched s2_sched(
-        .d(s2_sched$d),
-        .q(s2_sched$q),
-        .clock(s2_sched$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_sched_meta s2_sched_meta(
-        .d(s2_sched_meta$d),
-        .q(s2_sched_meta$q),
-        .clock(s2_sched_meta$clock)
-    );
-    nt_homa_16_nic$tx$core$s2_cancel s2_cancel(
-        .d(s2_cancel$d),
-        .q(s2_cancel$q),
-        .clock(s2_cancel$clock)
-    );
-    nt_homa_16_nic$tx$core$q_count q_count(
-        .d(q_count$d),
-        .q(q_count$q),
-        .clock(q_count$clock)
-    );
-    nt_homa_16_nic$tx$core$q0 q0(
-        .d(q0$d),
-        .q(q0$q),
-        .clock(q0$clock)
-    );
-    nt_homa_16_nic$tx$core$q1 q1(
-        .d(q1$d),
-        .q(q1$q),
-        .clock(q1$clock)
-    );
-    nt_homa_16_nic$tx$core$q2 q2(
-        .d(q2$d),
-        .q(q2$q),
-        .clock(q2$clock)
-    );
     nt_homa_16_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
         .clock(cnt_stale_dlv$clock),
         .reset(cnt_stale_dlv$reset),
@@ -52231,6 +52061,176 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .index(written_mask$index),
         .enable(written_mask$enable),
         .onehot(written_mask$onehot)
+    );
+    nt_homa_16_nic$tx$core$active_bits active_bits(
+        .d(active_bits$d),
+        .q(active_bits$q),
+        .clock(active_bits$clock)
+    );
+    nt_homa_16_nic$tx$core$sendable sendable(
+        .d(sendable$d),
+        .q(sendable$q),
+        .clock(sendable$clock)
+    );
+    nt_homa_16_nic$tx$core$id_known id_known(
+        .d(id_known$d),
+        .q(id_known$q),
+        .clock(id_known$clock)
+    );
+    nt_homa_16_nic$tx$core$rr_above_mask rr_above_mask(
+        .d(rr_above_mask$d),
+        .q(rr_above_mask$q),
+        .clock(rr_above_mask$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_rtx_flag s1_rtx_flag(
+        .d(s1_rtx_flag$d),
+        .q(s1_rtx_flag$q),
+        .clock(s1_rtx_flag$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_credit_flag s1_credit_flag(
+        .d(s1_credit_flag$d),
+        .q(s1_credit_flag$q),
+        .clock(s1_credit_flag$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_allow s1_allow(
+        .d(s1_allow$d),
+        .q(s1_allow$q),
+        .clock(s1_allow$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_raise s1_raise(
+        .d(s1_raise$d),
+        .q(s1_raise$q),
+        .clock(s1_raise$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_emit s1_emit(
+        .d(s1_emit$d),
+        .q(s1_emit$q),
+        .clock(s1_emit$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_kind s1_kind(
+        .d(s1_kind$d),
+        .q(s1_kind$q),
+        .clock(s1_kind$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_slot s1_slot(
+        .d(s1_slot$d),
+        .q(s1_slot$q),
+        .clock(s1_slot$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_credit s1_credit(
+        .d(s1_credit$d),
+        .q(s1_credit$q),
+        .clock(s1_credit$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_bitmap s1_bitmap(
+        .d(s1_bitmap$d),
+        .q(s1_bitmap$q),
+        .clock(s1_bitmap$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_rtx_p1 s1_rtx_p1(
+        .d(s1_rtx_p1$d),
+        .q(s1_rtx_p1$q),
+        .clock(s1_rtx_p1$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_meta s1_meta(
+        .d(s1_meta$d),
+        .q(s1_meta$q),
+        .clock(s1_meta$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_fwd s1_fwd(
+        .d(s1_fwd$d),
+        .q(s1_fwd$q),
+        .clock(s1_fwd$clock)
+    );
+    nt_homa_16_nic$tx$core$s1_onehot s1_onehot(
+        .d(s1_onehot$d),
+        .q(s1_onehot$q),
+        .clock(s1_onehot$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_onehot s2_onehot(
+        .d(s2_onehot$d),
+        .q(s2_onehot$q),
+        .clock(s2_onehot$clock)
+    );
+    nt_homa_16_nic$tx$core$fwd_word fwd_word(
+        .d(fwd_word$d),
+        .q(fwd_word$q),
+        .clock(fwd_word$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_emit s2_emit(
+        .d(s2_emit$d),
+        .q(s2_emit$q),
+        .clock(s2_emit$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_active s2_active(
+        .d(s2_active$d),
+        .q(s2_active$q),
+        .clock(s2_active$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_slot s2_slot(
+        .d(s2_slot$d),
+        .q(s2_slot$q),
+        .clock(s2_slot$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_id s2_id(
+        .d(s2_id$d),
+        .q(s2_id$q),
+        .clock(s2_id$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_word s2_word(
+        .d(s2_word$d),
+        .q(s2_word$q),
+        .clock(s2_word$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_sched s2_sched(
+        .d(s2_sched$d),
+        .q(s2_sched$q),
+        .clock(s2_sched$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_sched_meta s2_sched_meta(
+        .d(s2_sched_meta$d),
+        .q(s2_sched_meta$q),
+        .clock(s2_sched_meta$clock)
+    );
+    nt_homa_16_nic$tx$core$s2_cancel s2_cancel(
+        .d(s2_cancel$d),
+        .q(s2_cancel$q),
+        .clock(s2_cancel$clock)
+    );
+    nt_homa_16_nic$tx$core$q_count q_count(
+        .d(q_count$d),
+        .q(q_count$q),
+        .clock(q_count$clock)
+    );
+    nt_homa_16_nic$tx$core$q0 q0(
+        .d(q0$d),
+        .q(q0$q),
+        .clock(q0$clock)
+    );
+    nt_homa_16_nic$tx$core$q1 q1(
+        .d(q1$d),
+        .q(q1$q),
+        .clock(q1$clock)
+    );
+    nt_homa_16_nic$tx$core$q2 q2(
+        .d(q2$d),
+        .q(q2$q),
+        .clock(q2$clock)
     );
 
     // Update code
@@ -55073,43 +55073,43 @@ module nt_homa_16_nic$tx$core$slot_update(word,slot,id_known,active,kind,event_i
     reg  [63:0] c_del;
     reg  [63:0] c_tx;
     reg  [63:0] c_rtx;
+    reg  [63:0] c_pk;
+    reg  [63:0] d_ack;
+    reg  [63:0] d_del;
+    reg  [63:0] x_rtx;
+    reg  [63:0] t_rtx;
+    reg  [63:0] t_probe;
+    reg  [63:0] t_unacked;
+    reg  [63:0] u_del;
+    reg  [63:0] u_tx;
+    reg  [63:0] u_rtx;
     reg  [15:0] c_credit;
+    reg  [15:0] c_id_base;
+    reg  [15:0] x_credit;
+    reg  [15:0] i_credit_req;
+    reg  [15:0] i_credit;
+    reg  [15:0] u_credit;
+    reg  [15:0] u_id_base;
     reg  [7:0] c_npkts;
     reg  [7:0] c_max;
     reg  [7:0] c_tcnt;
-    reg  [15:0] c_id_base;
-    reg  [63:0] c_pk;
+    reg  [7:0] t_cnt_inc;
+    reg  [7:0] u_npkts;
+    reg  [7:0] u_max;
+    reg  [7:0] u_tcnt;
     reg  hit;
     reg  k_dlv;
     reg  k_ctx;
     reg  k_to;
     reg  k_new;
-    reg  [63:0] d_ack;
-    reg  [63:0] d_del;
     reg  d_complete;
-    reg  [63:0] x_rtx;
     reg  x_beyond;
-    reg  [15:0] x_credit;
     reg  t_progress;
-    reg  [7:0] t_cnt_inc;
     reg  t_abandon;
-    reg  [63:0] t_rtx;
+    reg  u_allow;
     reg  [6:0] t_bound;
-    reg  [63:0] t_probe;
-    reg  [63:0] t_unacked;
     reg  [5:0] t_probe_off;
     reg  [16:0] i_npkts;
-    reg  [15:0] i_credit_req;
-    reg  [15:0] i_credit;
-    reg  [63:0] u_del;
-    reg  [63:0] u_tx;
-    reg  [63:0] u_rtx;
-    reg  [15:0] u_credit;
-    reg  u_allow;
-    reg  [7:0] u_npkts;
-    reg  [7:0] u_max;
-    reg  [7:0] u_tcnt;
-    reg  [15:0] u_id_base;
     reg  [87:0] u_meta;
 
     // Sub module instances
@@ -56277,12 +56277,12 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
-    reg  [7:0] s1_keep$d;
-    wire  [7:0] s1_keep$q;
-    reg  s1_keep$clock;
     reg  s1_last$d;
     wire  s1_last$q;
     reg  s1_last$clock;
+    reg  [7:0] s1_keep$d;
+    wire  [7:0] s1_keep$q;
+    reg  s1_keep$clock;
     reg  [137:0] s1_meta$d;
     wire  [137:0] s1_meta$q;
     reg  s1_meta$clock;
@@ -56292,24 +56292,24 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
     reg  [63:0] e0_data$d;
     wire  [63:0] e0_data$q;
     reg  e0_data$clock;
-    reg  [7:0] e0_keep$d;
-    wire  [7:0] e0_keep$q;
-    reg  e0_keep$clock;
-    reg  e0_last$d;
-    wire  e0_last$q;
-    reg  e0_last$clock;
-    reg  [137:0] e0_meta$d;
-    wire  [137:0] e0_meta$q;
-    reg  e0_meta$clock;
     reg  [63:0] e1_data$d;
     wire  [63:0] e1_data$q;
     reg  e1_data$clock;
+    reg  [7:0] e0_keep$d;
+    wire  [7:0] e0_keep$q;
+    reg  e0_keep$clock;
     reg  [7:0] e1_keep$d;
     wire  [7:0] e1_keep$q;
     reg  e1_keep$clock;
+    reg  e0_last$d;
+    wire  e0_last$q;
+    reg  e0_last$clock;
     reg  e1_last$d;
     wire  e1_last$q;
     reg  e1_last$clock;
+    reg  [137:0] e0_meta$d;
+    wire  [137:0] e0_meta$q;
+    reg  e0_meta$clock;
     reg  [137:0] e1_meta$d;
     wire  [137:0] e1_meta$q;
     reg  e1_meta$clock;
@@ -56368,15 +56368,15 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
-    nt_homa_16_nic$tx$read_out$s1_keep s1_keep(
-        .d(s1_keep$d),
-        .q(s1_keep$q),
-        .clock(s1_keep$clock)
-    );
     nt_homa_16_nic$tx$read_out$s1_last s1_last(
         .d(s1_last$d),
         .q(s1_last$q),
         .clock(s1_last$clock)
+    );
+    nt_homa_16_nic$tx$read_out$s1_keep s1_keep(
+        .d(s1_keep$d),
+        .q(s1_keep$q),
+        .clock(s1_keep$clock)
     );
     nt_homa_16_nic$tx$read_out$s1_meta s1_meta(
         .d(s1_meta$d),
@@ -56393,35 +56393,35 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
         .q(e0_data$q),
         .clock(e0_data$clock)
     );
-    nt_homa_16_nic$tx$read_out$e0_keep e0_keep(
-        .d(e0_keep$d),
-        .q(e0_keep$q),
-        .clock(e0_keep$clock)
-    );
-    nt_homa_16_nic$tx$read_out$e0_last e0_last(
-        .d(e0_last$d),
-        .q(e0_last$q),
-        .clock(e0_last$clock)
-    );
-    nt_homa_16_nic$tx$read_out$e0_meta e0_meta(
-        .d(e0_meta$d),
-        .q(e0_meta$q),
-        .clock(e0_meta$clock)
-    );
     nt_homa_16_nic$tx$read_out$e1_data e1_data(
         .d(e1_data$d),
         .q(e1_data$q),
         .clock(e1_data$clock)
+    );
+    nt_homa_16_nic$tx$read_out$e0_keep e0_keep(
+        .d(e0_keep$d),
+        .q(e0_keep$q),
+        .clock(e0_keep$clock)
     );
     nt_homa_16_nic$tx$read_out$e1_keep e1_keep(
         .d(e1_keep$d),
         .q(e1_keep$q),
         .clock(e1_keep$clock)
     );
+    nt_homa_16_nic$tx$read_out$e0_last e0_last(
+        .d(e0_last$d),
+        .q(e0_last$q),
+        .clock(e0_last$clock)
+    );
     nt_homa_16_nic$tx$read_out$e1_last e1_last(
         .d(e1_last$d),
         .q(e1_last$q),
         .clock(e1_last$clock)
+    );
+    nt_homa_16_nic$tx$read_out$e0_meta e0_meta(
+        .d(e0_meta$d),
+        .q(e0_meta$q),
+        .clock(e0_meta$clock)
     );
     nt_homa_16_nic$tx$read_out$e1_meta e1_meta(
         .d(e1_meta$d),
@@ -57120,30 +57120,6 @@ module nt_homa_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     reg  meta_mem$write_clock;
     reg  [23:0] meta_mem$write_data;
     reg  meta_mem$write_enable;
-    reg  [15:0] valid_bits$d;
-    wire  [15:0] valid_bits$q;
-    reg  valid_bits$clock;
-    reg  [3:0] scan_ptr$d;
-    wire  [3:0] scan_ptr$q;
-    reg  scan_ptr$clock;
-    reg  s1_live$d;
-    wire  s1_live$q;
-    reg  s1_live$clock;
-    reg  [3:0] s1_id$d;
-    wire  [3:0] s1_id$q;
-    reg  s1_id$clock;
-    reg  s1_stale$d;
-    wire  s1_stale$q;
-    reg  s1_stale$clock;
-    reg  out_pending$d;
-    wire  out_pending$q;
-    reg  out_pending$clock;
-    reg  [3:0] out_id$d;
-    wire  [3:0] out_id$q;
-    reg  out_id$clock;
-    reg  [23:0] out_meta$d;
-    wire  [23:0] out_meta$q;
-    reg  out_meta$clock;
     reg  [3:0] fired$index;
     reg  fired$enable;
     wire  [15:0] fired$onehot;
@@ -57153,6 +57129,30 @@ module nt_homa_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
     reg  [3:0] cancelled$index;
     reg  cancelled$enable;
     wire  [15:0] cancelled$onehot;
+    reg  [15:0] valid_bits$d;
+    wire  [15:0] valid_bits$q;
+    reg  valid_bits$clock;
+    reg  [3:0] scan_ptr$d;
+    wire  [3:0] scan_ptr$q;
+    reg  scan_ptr$clock;
+    reg  [3:0] s1_id$d;
+    wire  [3:0] s1_id$q;
+    reg  s1_id$clock;
+    reg  [3:0] out_id$d;
+    wire  [3:0] out_id$q;
+    reg  out_id$clock;
+    reg  s1_live$d;
+    wire  s1_live$q;
+    reg  s1_live$clock;
+    reg  s1_stale$d;
+    wire  s1_stale$q;
+    reg  s1_stale$clock;
+    reg  out_pending$d;
+    wire  out_pending$q;
+    reg  out_pending$clock;
+    reg  [23:0] out_meta$d;
+    wire  [23:0] out_meta$q;
+    reg  out_meta$clock;
 
     // Local signals
     reg  sched_hits_s1;
@@ -57182,46 +57182,6 @@ module nt_homa_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         .write_data(meta_mem$write_data),
         .write_enable(meta_mem$write_enable)
     );
-    nt_homa_16_nic$tx$timer$valid_bits valid_bits(
-        .d(valid_bits$d),
-        .q(valid_bits$q),
-        .clock(valid_bits$clock)
-    );
-    nt_homa_16_nic$tx$timer$scan_ptr scan_ptr(
-        .d(scan_ptr$d),
-        .q(scan_ptr$q),
-        .clock(scan_ptr$clock)
-    );
-    nt_homa_16_nic$tx$timer$s1_live s1_live(
-        .d(s1_live$d),
-        .q(s1_live$q),
-        .clock(s1_live$clock)
-    );
-    nt_homa_16_nic$tx$timer$s1_id s1_id(
-        .d(s1_id$d),
-        .q(s1_id$q),
-        .clock(s1_id$clock)
-    );
-    nt_homa_16_nic$tx$timer$s1_stale s1_stale(
-        .d(s1_stale$d),
-        .q(s1_stale$q),
-        .clock(s1_stale$clock)
-    );
-    nt_homa_16_nic$tx$timer$out_pending out_pending(
-        .d(out_pending$d),
-        .q(out_pending$q),
-        .clock(out_pending$clock)
-    );
-    nt_homa_16_nic$tx$timer$out_id out_id(
-        .d(out_id$d),
-        .q(out_id$q),
-        .clock(out_id$clock)
-    );
-    nt_homa_16_nic$tx$timer$out_meta out_meta(
-        .d(out_meta$d),
-        .q(out_meta$q),
-        .clock(out_meta$clock)
-    );
     nt_homa_16_nic$tx$timer$fired fired(
         .index(fired$index),
         .enable(fired$enable),
@@ -57236,6 +57196,46 @@ module nt_homa_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,
         .index(cancelled$index),
         .enable(cancelled$enable),
         .onehot(cancelled$onehot)
+    );
+    nt_homa_16_nic$tx$timer$valid_bits valid_bits(
+        .d(valid_bits$d),
+        .q(valid_bits$q),
+        .clock(valid_bits$clock)
+    );
+    nt_homa_16_nic$tx$timer$scan_ptr scan_ptr(
+        .d(scan_ptr$d),
+        .q(scan_ptr$q),
+        .clock(scan_ptr$clock)
+    );
+    nt_homa_16_nic$tx$timer$s1_id s1_id(
+        .d(s1_id$d),
+        .q(s1_id$q),
+        .clock(s1_id$clock)
+    );
+    nt_homa_16_nic$tx$timer$out_id out_id(
+        .d(out_id$d),
+        .q(out_id$q),
+        .clock(out_id$clock)
+    );
+    nt_homa_16_nic$tx$timer$s1_live s1_live(
+        .d(s1_live$d),
+        .q(s1_live$q),
+        .clock(s1_live$clock)
+    );
+    nt_homa_16_nic$tx$timer$s1_stale s1_stale(
+        .d(s1_stale$d),
+        .q(s1_stale$q),
+        .clock(s1_stale$clock)
+    );
+    nt_homa_16_nic$tx$timer$out_pending out_pending(
+        .d(out_pending$d),
+        .q(out_pending$q),
+        .clock(out_pending$clock)
+    );
+    nt_homa_16_nic$tx$timer$out_meta out_meta(
+        .d(out_meta$d),
+        .q(out_meta$q),
+        .clock(out_meta$clock)
     );
 
     // Update code

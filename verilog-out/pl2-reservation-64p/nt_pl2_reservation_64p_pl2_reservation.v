@@ -57,78 +57,6 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
     wire  in_reservation$resp_saturated;
     wire  in_reservation$resp_underflow;
     wire  in_reservation$resp_refused;
-    reg  s1_valid$d;
-    wire  s1_valid$q;
-    reg  s1_valid$clock;
-    reg  [1:0] s1_kind$d;
-    wire  [1:0] s1_kind$q;
-    reg  s1_kind$clock;
-    reg  [7:0] s1_src$d;
-    wire  [7:0] s1_src$q;
-    reg  s1_src$clock;
-    reg  [7:0] s1_dst$d;
-    wire  [7:0] s1_dst$q;
-    reg  s1_dst$clock;
-    reg  [7:0] s1_demand$d;
-    wire  [7:0] s1_demand$q;
-    reg  s1_demand$clock;
-    reg  s1_drop$d;
-    wire  s1_drop$q;
-    reg  s1_drop$clock;
-    reg  s2_valid$d;
-    wire  s2_valid$q;
-    reg  s2_valid$clock;
-    reg  [1:0] s2_kind$d;
-    wire  [1:0] s2_kind$q;
-    reg  s2_kind$clock;
-    reg  [7:0] s2_src$d;
-    wire  [7:0] s2_src$q;
-    reg  s2_src$clock;
-    reg  [7:0] s2_dst$d;
-    wire  [7:0] s2_dst$q;
-    reg  s2_dst$clock;
-    reg  [7:0] s2_demand$d;
-    wire  [7:0] s2_demand$q;
-    reg  s2_demand$clock;
-    reg  s2_drop$d;
-    wire  s2_drop$q;
-    reg  s2_drop$clock;
-    reg  [31:0] s2_recv_timeslot$d;
-    wire  [31:0] s2_recv_timeslot$q;
-    reg  s2_recv_timeslot$clock;
-    reg  s2_underflow$d;
-    wire  s2_underflow$q;
-    reg  s2_underflow$clock;
-    reg  s2_saturated$d;
-    wire  s2_saturated$q;
-    reg  s2_saturated$clock;
-    reg  s3_valid$d;
-    wire  s3_valid$q;
-    reg  s3_valid$clock;
-    reg  [1:0] s3_kind$d;
-    wire  [1:0] s3_kind$q;
-    reg  s3_kind$clock;
-    reg  [7:0] s3_src$d;
-    wire  [7:0] s3_src$q;
-    reg  s3_src$clock;
-    reg  [7:0] s3_dst$d;
-    wire  [7:0] s3_dst$q;
-    reg  s3_dst$clock;
-    reg  s3_drop$d;
-    wire  s3_drop$q;
-    reg  s3_drop$clock;
-    reg  s3_grant$d;
-    wire  s3_grant$q;
-    reg  s3_grant$clock;
-    reg  [7:0] s3_demand$d;
-    wire  [7:0] s3_demand$q;
-    reg  s3_demand$clock;
-    reg  [31:0] s3_send_timeslot$d;
-    wire  [31:0] s3_send_timeslot$q;
-    reg  s3_send_timeslot$clock;
-    reg  [31:0] s3_recv_timeslot$d;
-    wire  [31:0] s3_recv_timeslot$q;
-    reg  s3_recv_timeslot$clock;
     reg  rsvs$clock;
     reg  rsvs$reset;
     reg  rsvs$increment;
@@ -161,14 +89,86 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
     reg  saturations$reset;
     reg  saturations$increment;
     wire  [31:0] saturations$count;
+    reg  s1_valid$d;
+    wire  s1_valid$q;
+    reg  s1_valid$clock;
+    reg  s1_drop$d;
+    wire  s1_drop$q;
+    reg  s1_drop$clock;
+    reg  [1:0] s1_kind$d;
+    wire  [1:0] s1_kind$q;
+    reg  s1_kind$clock;
+    reg  [7:0] s1_src$d;
+    wire  [7:0] s1_src$q;
+    reg  s1_src$clock;
+    reg  [7:0] s1_dst$d;
+    wire  [7:0] s1_dst$q;
+    reg  s1_dst$clock;
+    reg  [7:0] s1_demand$d;
+    wire  [7:0] s1_demand$q;
+    reg  s1_demand$clock;
+    reg  s2_valid$d;
+    wire  s2_valid$q;
+    reg  s2_valid$clock;
+    reg  s2_drop$d;
+    wire  s2_drop$q;
+    reg  s2_drop$clock;
+    reg  s2_underflow$d;
+    wire  s2_underflow$q;
+    reg  s2_underflow$clock;
+    reg  s2_saturated$d;
+    wire  s2_saturated$q;
+    reg  s2_saturated$clock;
+    reg  [1:0] s2_kind$d;
+    wire  [1:0] s2_kind$q;
+    reg  s2_kind$clock;
+    reg  [7:0] s2_src$d;
+    wire  [7:0] s2_src$q;
+    reg  s2_src$clock;
+    reg  [7:0] s2_dst$d;
+    wire  [7:0] s2_dst$q;
+    reg  s2_dst$clock;
+    reg  [7:0] s2_demand$d;
+    wire  [7:0] s2_demand$q;
+    reg  s2_demand$clock;
+    reg  [31:0] s2_recv_timeslot$d;
+    wire  [31:0] s2_recv_timeslot$q;
+    reg  s2_recv_timeslot$clock;
+    reg  s3_valid$d;
+    wire  s3_valid$q;
+    reg  s3_valid$clock;
+    reg  s3_drop$d;
+    wire  s3_drop$q;
+    reg  s3_drop$clock;
+    reg  s3_grant$d;
+    wire  s3_grant$q;
+    reg  s3_grant$clock;
+    reg  [1:0] s3_kind$d;
+    wire  [1:0] s3_kind$q;
+    reg  s3_kind$clock;
+    reg  [7:0] s3_src$d;
+    wire  [7:0] s3_src$q;
+    reg  s3_src$clock;
+    reg  [7:0] s3_dst$d;
+    wire  [7:0] s3_dst$q;
+    reg  s3_dst$clock;
+    reg  [7:0] s3_demand$d;
+    wire  [7:0] s3_demand$q;
+    reg  s3_demand$clock;
+    reg  [31:0] s3_send_timeslot$d;
+    wire  [31:0] s3_send_timeslot$q;
+    reg  s3_send_timeslot$clock;
+    reg  [31:0] s3_recv_timeslot$d;
+    wire  [31:0] s3_recv_timeslot$q;
+    reg  s3_recv_timeslot$clock;
 
     // Local signals
     reg  s0_ports_ok;
     reg  s0_reserve;
     reg  s0_data;
-    reg  [7:0] s0_demand;
     reg  s0_bad_demand;
     reg  s0_counted;
+    reg  [7:0] s0_demand;
     reg  [1:0] s1_op;
     reg  s1_pass;
     reg  s2_reserve;
@@ -202,126 +202,6 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         .resp_saturated(in_reservation$resp_saturated),
         .resp_underflow(in_reservation$resp_underflow),
         .resp_refused(in_reservation$resp_refused)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_valid s1_valid(
-        .d(s1_valid$d),
-        .q(s1_valid$q),
-        .clock(s1_valid$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_kind s1_kind(
-        .d(s1_kind$d),
-        .q(s1_kind$q),
-        .clock(s1_kind$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_src s1_src(
-        .d(s1_src$d),
-        .q(s1_src$q),
-        .clock(s1_src$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_dst s1_dst(
-        .d(s1_dst$d),
-        .q(s1_dst$q),
-        .clock(s1_dst$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_demand s1_demand(
-        .d(s1_demand$d),
-        .q(s1_demand$q),
-        .clock(s1_demand$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s1_drop s1_drop(
-        .d(s1_drop$d),
-        .q(s1_drop$q),
-        .clock(s1_drop$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_valid s2_valid(
-        .d(s2_valid$d),
-        .q(s2_valid$q),
-        .clock(s2_valid$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_kind s2_kind(
-        .d(s2_kind$d),
-        .q(s2_kind$q),
-        .clock(s2_kind$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_src s2_src(
-        .d(s2_src$d),
-        .q(s2_src$q),
-        .clock(s2_src$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_dst s2_dst(
-        .d(s2_dst$d),
-        .q(s2_dst$q),
-        .clock(s2_dst$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_demand s2_demand(
-        .d(s2_demand$d),
-        .q(s2_demand$q),
-        .clock(s2_demand$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_drop s2_drop(
-        .d(s2_drop$d),
-        .q(s2_drop$q),
-        .clock(s2_drop$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_recv_timeslot s2_recv_timeslot(
-        .d(s2_recv_timeslot$d),
-        .q(s2_recv_timeslot$q),
-        .clock(s2_recv_timeslot$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_underflow s2_underflow(
-        .d(s2_underflow$d),
-        .q(s2_underflow$q),
-        .clock(s2_underflow$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s2_saturated s2_saturated(
-        .d(s2_saturated$d),
-        .q(s2_saturated$q),
-        .clock(s2_saturated$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_valid s3_valid(
-        .d(s3_valid$d),
-        .q(s3_valid$q),
-        .clock(s3_valid$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_kind s3_kind(
-        .d(s3_kind$d),
-        .q(s3_kind$q),
-        .clock(s3_kind$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_src s3_src(
-        .d(s3_src$d),
-        .q(s3_src$q),
-        .clock(s3_src$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_dst s3_dst(
-        .d(s3_dst$d),
-        .q(s3_dst$q),
-        .clock(s3_dst$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_drop s3_drop(
-        .d(s3_drop$d),
-        .q(s3_drop$q),
-        .clock(s3_drop$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_grant s3_grant(
-        .d(s3_grant$d),
-        .q(s3_grant$q),
-        .clock(s3_grant$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_demand s3_demand(
-        .d(s3_demand$d),
-        .q(s3_demand$q),
-        .clock(s3_demand$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_send_timeslot s3_send_timeslot(
-        .d(s3_send_timeslot$d),
-        .q(s3_send_timeslot$q),
-        .clock(s3_send_timeslot$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$s3_recv_timeslot s3_recv_timeslot(
-        .d(s3_recv_timeslot$d),
-        .q(s3_recv_timeslot$q),
-        .clock(s3_recv_timeslot$clock)
     );
     nt_pl2_reservation_64p_pl2_reservation$rsvs rsvs(
         .clock(rsvs$clock),
@@ -370,6 +250,126 @@ module nt_pl2_reservation_64p_pl2_reservation(clock,reset,cfg_max_demand,cfg_uns
         .reset(saturations$reset),
         .increment(saturations$increment),
         .count(saturations$count)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_valid s1_valid(
+        .d(s1_valid$d),
+        .q(s1_valid$q),
+        .clock(s1_valid$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_drop s1_drop(
+        .d(s1_drop$d),
+        .q(s1_drop$q),
+        .clock(s1_drop$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_kind s1_kind(
+        .d(s1_kind$d),
+        .q(s1_kind$q),
+        .clock(s1_kind$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_src s1_src(
+        .d(s1_src$d),
+        .q(s1_src$q),
+        .clock(s1_src$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_dst s1_dst(
+        .d(s1_dst$d),
+        .q(s1_dst$q),
+        .clock(s1_dst$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s1_demand s1_demand(
+        .d(s1_demand$d),
+        .q(s1_demand$q),
+        .clock(s1_demand$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_valid s2_valid(
+        .d(s2_valid$d),
+        .q(s2_valid$q),
+        .clock(s2_valid$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_drop s2_drop(
+        .d(s2_drop$d),
+        .q(s2_drop$q),
+        .clock(s2_drop$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_underflow s2_underflow(
+        .d(s2_underflow$d),
+        .q(s2_underflow$q),
+        .clock(s2_underflow$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_saturated s2_saturated(
+        .d(s2_saturated$d),
+        .q(s2_saturated$q),
+        .clock(s2_saturated$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_kind s2_kind(
+        .d(s2_kind$d),
+        .q(s2_kind$q),
+        .clock(s2_kind$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_src s2_src(
+        .d(s2_src$d),
+        .q(s2_src$q),
+        .clock(s2_src$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_dst s2_dst(
+        .d(s2_dst$d),
+        .q(s2_dst$q),
+        .clock(s2_dst$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_demand s2_demand(
+        .d(s2_demand$d),
+        .q(s2_demand$q),
+        .clock(s2_demand$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s2_recv_timeslot s2_recv_timeslot(
+        .d(s2_recv_timeslot$d),
+        .q(s2_recv_timeslot$q),
+        .clock(s2_recv_timeslot$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_valid s3_valid(
+        .d(s3_valid$d),
+        .q(s3_valid$q),
+        .clock(s3_valid$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_drop s3_drop(
+        .d(s3_drop$d),
+        .q(s3_drop$q),
+        .clock(s3_drop$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_grant s3_grant(
+        .d(s3_grant$d),
+        .q(s3_grant$q),
+        .clock(s3_grant$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_kind s3_kind(
+        .d(s3_kind$d),
+        .q(s3_kind$q),
+        .clock(s3_kind$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_src s3_src(
+        .d(s3_src$d),
+        .q(s3_src$q),
+        .clock(s3_src$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_dst s3_dst(
+        .d(s3_dst$d),
+        .q(s3_dst$q),
+        .clock(s3_dst$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_demand s3_demand(
+        .d(s3_demand$d),
+        .q(s3_demand$q),
+        .clock(s3_demand$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_send_timeslot s3_send_timeslot(
+        .d(s3_send_timeslot$d),
+        .q(s3_send_timeslot$q),
+        .clock(s3_send_timeslot$clock)
+    );
+    nt_pl2_reservation_64p_pl2_reservation$s3_recv_timeslot s3_recv_timeslot(
+        .d(s3_recv_timeslot$d),
+        .q(s3_recv_timeslot$q),
+        .clock(s3_recv_timeslot$clock)
     );
 
     // Update code
@@ -833,6 +833,9 @@ module nt_pl2_reservation_64p_pl2_reservation$in_reservation(clock,reset,req_val
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
+    reg  s1_fresh$d;
+    wire  s1_fresh$q;
+    reg  s1_fresh$clock;
     reg  [5:0] s1_port$d;
     wire  [5:0] s1_port$q;
     reg  s1_port$clock;
@@ -845,9 +848,6 @@ module nt_pl2_reservation_64p_pl2_reservation$in_reservation(clock,reset,req_val
     reg  [31:0] s1_limit$d;
     wire  [31:0] s1_limit$q;
     reg  s1_limit$clock;
-    reg  s1_fresh$d;
-    wire  s1_fresh$q;
-    reg  s1_fresh$clock;
     reg  fwd_valid$d;
     wire  fwd_valid$q;
     reg  fwd_valid$clock;
@@ -884,6 +884,11 @@ module nt_pl2_reservation_64p_pl2_reservation$in_reservation(clock,reset,req_val
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
+    nt_pl2_reservation_64p_pl2_reservation$in_reservation$s1_fresh s1_fresh(
+        .d(s1_fresh$d),
+        .q(s1_fresh$q),
+        .clock(s1_fresh$clock)
+    );
     nt_pl2_reservation_64p_pl2_reservation$in_reservation$s1_port s1_port(
         .d(s1_port$d),
         .q(s1_port$q),
@@ -903,11 +908,6 @@ module nt_pl2_reservation_64p_pl2_reservation$in_reservation(clock,reset,req_val
         .d(s1_limit$d),
         .q(s1_limit$q),
         .clock(s1_limit$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$in_reservation$s1_fresh s1_fresh(
-        .d(s1_fresh$d),
-        .q(s1_fresh$q),
-        .clock(s1_fresh$clock)
     );
     nt_pl2_reservation_64p_pl2_reservation$in_reservation$fwd_valid fwd_valid(
         .d(fwd_valid$d),
@@ -1260,6 +1260,9 @@ module nt_pl2_reservation_64p_pl2_reservation$out_reservation(clock,reset,req_va
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
+    reg  s1_fresh$d;
+    wire  s1_fresh$q;
+    reg  s1_fresh$clock;
     reg  [5:0] s1_port$d;
     wire  [5:0] s1_port$q;
     reg  s1_port$clock;
@@ -1272,9 +1275,6 @@ module nt_pl2_reservation_64p_pl2_reservation$out_reservation(clock,reset,req_va
     reg  [31:0] s1_limit$d;
     wire  [31:0] s1_limit$q;
     reg  s1_limit$clock;
-    reg  s1_fresh$d;
-    wire  s1_fresh$q;
-    reg  s1_fresh$clock;
     reg  fwd_valid$d;
     wire  fwd_valid$q;
     reg  fwd_valid$clock;
@@ -1311,6 +1311,11 @@ module nt_pl2_reservation_64p_pl2_reservation$out_reservation(clock,reset,req_va
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
+    nt_pl2_reservation_64p_pl2_reservation$out_reservation$s1_fresh s1_fresh(
+        .d(s1_fresh$d),
+        .q(s1_fresh$q),
+        .clock(s1_fresh$clock)
+    );
     nt_pl2_reservation_64p_pl2_reservation$out_reservation$s1_port s1_port(
         .d(s1_port$d),
         .q(s1_port$q),
@@ -1330,11 +1335,6 @@ module nt_pl2_reservation_64p_pl2_reservation$out_reservation(clock,reset,req_va
         .d(s1_limit$d),
         .q(s1_limit$q),
         .clock(s1_limit$clock)
-    );
-    nt_pl2_reservation_64p_pl2_reservation$out_reservation$s1_fresh s1_fresh(
-        .d(s1_fresh$d),
-        .q(s1_fresh$q),
-        .clock(s1_fresh$clock)
     );
     nt_pl2_reservation_64p_pl2_reservation$out_reservation$fwd_valid fwd_valid(
         .d(fwd_valid$d),

@@ -32,6 +32,9 @@ module nt_pl2_reservation_64p_timeslot_counters(clock,reset,req_valid,req_port,r
     reg  s1_valid$d;
     wire  s1_valid$q;
     reg  s1_valid$clock;
+    reg  s1_fresh$d;
+    wire  s1_fresh$q;
+    reg  s1_fresh$clock;
     reg  [5:0] s1_port$d;
     wire  [5:0] s1_port$q;
     reg  s1_port$clock;
@@ -44,9 +47,6 @@ module nt_pl2_reservation_64p_timeslot_counters(clock,reset,req_valid,req_port,r
     reg  [31:0] s1_limit$d;
     wire  [31:0] s1_limit$q;
     reg  s1_limit$clock;
-    reg  s1_fresh$d;
-    wire  s1_fresh$q;
-    reg  s1_fresh$clock;
     reg  fwd_valid$d;
     wire  fwd_valid$q;
     reg  fwd_valid$clock;
@@ -83,6 +83,11 @@ module nt_pl2_reservation_64p_timeslot_counters(clock,reset,req_valid,req_port,r
         .q(s1_valid$q),
         .clock(s1_valid$clock)
     );
+    nt_pl2_reservation_64p_timeslot_counters$s1_fresh s1_fresh(
+        .d(s1_fresh$d),
+        .q(s1_fresh$q),
+        .clock(s1_fresh$clock)
+    );
     nt_pl2_reservation_64p_timeslot_counters$s1_port s1_port(
         .d(s1_port$d),
         .q(s1_port$q),
@@ -102,11 +107,6 @@ module nt_pl2_reservation_64p_timeslot_counters(clock,reset,req_valid,req_port,r
         .d(s1_limit$d),
         .q(s1_limit$q),
         .clock(s1_limit$clock)
-    );
-    nt_pl2_reservation_64p_timeslot_counters$s1_fresh s1_fresh(
-        .d(s1_fresh$d),
-        .q(s1_fresh$q),
-        .clock(s1_fresh$clock)
     );
     nt_pl2_reservation_64p_timeslot_counters$fwd_valid fwd_valid(
         .d(fwd_valid$d),

@@ -31,9 +31,30 @@
 use crate::common::bundles::{NicPacketSink, NicPacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
 use crate::pisa::dual_port_memory::DualPortMemory;
+use crate::{locals, registers};
 use rust_hdl::prelude::*;
 
 /// Homa's egress stage (see the module documentation).
+#[registers(
+    eg_valid, eg_last, eg_is_new_msg, eg_is_rtx, eg_fresh: Bit;
+    eg_data: Bits<64>;
+    eg_keep, eg_pkt_offset, eg_flags, eg_prio: Bits<8>;
+    eg_remote_ip: Bits<32>;
+    eg_remote_port, eg_msg_len, eg_local_port, eg_tx_msg_id, eg_credit: Bits<16>;
+    /// Decided as the beat enters the slice, so the rank after it waits only for the memory:
+    /// the packet is unscheduled (offset below `rtt_pkts`), and its message is longer than one BDP.
+    eg_unsched: Bit;
+    eg_long: Bit;
+)]
+#[locals(
+    in_ready, load: Bit;
+    mem_prio: Bits<8>;
+    pkts: Bits<16>;
+    /// The priority before the retransmission rule.
+    base_rank: Bits<8>;
+    /// A retransmission's rank.
+    rtx_rank: Bits<8>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct HomaEgress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -44,34 +65,6 @@ pub struct HomaEgress<const N: usize, const IW: usize> {
     pub s_axis_pkt: NicPacketSink,
     pub m_axis_pkt: NicPacketSource,
     msg_prio: DualPortMemory<8, N, IW>,
-    eg_valid: DFF<Bit>,
-    eg_data: DFF<Bits<64>>,
-    eg_keep: DFF<Bits<8>>,
-    eg_last: DFF<Bit>,
-    eg_remote_ip: DFF<Bits<32>>,
-    eg_remote_port: DFF<Bits<16>>,
-    eg_msg_len: DFF<Bits<16>>,
-    eg_pkt_offset: DFF<Bits<8>>,
-    eg_local_port: DFF<Bits<16>>,
-    eg_tx_msg_id: DFF<Bits<16>>,
-    eg_credit: DFF<Bits<16>>,
-    eg_flags: DFF<Bits<8>>,
-    eg_is_new_msg: DFF<Bit>,
-    eg_is_rtx: DFF<Bit>,
-    eg_fresh: DFF<Bit>,
-    eg_prio: DFF<Bits<8>>,
-    /// Decided as the beat enters the slice, so the rank after it waits only for the memory:
-    /// the packet is unscheduled (offset below `rtt_pkts`), and its message is longer than one BDP.
-    eg_unsched: DFF<Bit>,
-    eg_long: DFF<Bit>,
-    in_ready: Signal<Local, Bit>,
-    load: Signal<Local, Bit>,
-    mem_prio: Signal<Local, Bits<8>>,
-    pkts: Signal<Local, Bits<16>>,
-    /// The priority before the retransmission rule.
-    base_rank: Signal<Local, Bits<8>>,
-    /// A retransmission's rank.
-    rtx_rank: Signal<Local, Bits<8>>,
 }
 
 impl<const N: usize, const IW: usize> ProgramBlock for HomaEgress<N, IW> {

@@ -97,7 +97,7 @@ use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::protocols::homa::egress::HomaEgress;
-use crate::{status_counters, Blank};
+use crate::{locals, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`homa_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -122,6 +122,48 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
     p
 }
 
+#[registers(
+    dg_valid: Bit;
+    dg_meta: Bits<152>;
+    dg_ack_no: Bits<9>;
+    dg_slot: Bits<IW>;
+    /// The scheduler's levels, registered for the status bank (a status value a cycle old).
+    levels: Bits<32>;
+    s3_valid, s3_last, r_valid, r_ack: Bit;
+    s3_slot, r_slot: Bits<IW>;
+    s3_total, r_total: Bits<8>;
+    s3_meta, r_meta: Bits<152>;
+    s3_ack_no, r_ack_no: Bits<9>;
+    /// `r_valid` delayed while the scheduler decides (its result comes 3 cycles after the op).
+    r_wait1: Bit;
+    r_wait2: Bit;
+    /// The decision's cycle.
+    r_decided: Bit;
+    /// The scheduler's op, registered: the scheduler's decision then starts at a register
+    /// instead of after the release and count logic of this cycle (logic depth).
+    o_valid: Bit;
+    o_code: Bits<2>;
+    o_id, g_id, rm_slot: Bits<IW>;
+    o_remaining, o_received, o_total, o_granted, g_offset, g_prio: Bits<8>;
+    g_valid, rm_pending: Bit;
+)]
+#[locals(
+    d_dup_grant, dg_granted: Bit;
+    m1, d_meta: Bits<152>;
+    m1_offset, d_total: Bits<8>;
+    m1_offset_bit, m1_ack_bits: Bits<64>;
+    m1_is_grant, m1_is_ack, m1_is_nack, d_is_data, d_is_chop, d_new, d_nack: Bit;
+    /// A DATA packet already received (of a live message or, from the delivered set, of a
+    /// delivered one).
+    d_dup: Bit;
+    /// The policy: ACK a new packet that completes nothing and gets no GRANT; ACK a duplicate.
+    ack_new: Bit;
+    ack_dup, arrive_now, rm_now: Bit;
+    s3_received: Bits<8>;
+    rm_index: Bits<IW>;
+    info: Bits<128>;
+    ev_kind: Bits<3>;
+)]
 #[derive(LogicBlock, Blank)]
 pub struct HomaIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -147,76 +189,11 @@ pub struct HomaIngress<const N: usize, const IW: usize> {
     msg_info: RAM<Bits<128>, IW>,
     /// Per slot: {has had a GRANT 16, its priority 15:8, its grant offset 7:0}.
     grant_state: RAM<Bits<17>, IW>,
-    dg_valid: DFF<Bit>,
-    dg_meta: DFF<Bits<152>>,
-    dg_ack_no: DFF<Bits<9>>,
-    dg_slot: DFF<Bits<IW>>,
-    /// The scheduler's levels, registered for the status bank (a status value a cycle old).
-    levels: DFF<Bits<32>>,
-    d_dup_grant: Signal<Local, Bit>,
-    dg_granted: Signal<Local, Bit>,
     trimming: Constant<Bit>,
     slot_mask: Constant<Bits<16>>,
-    s3_valid: DFF<Bit>,
-    s3_slot: DFF<Bits<IW>>,
-    s3_total: DFF<Bits<8>>,
-    s3_last: DFF<Bit>,
-    s3_meta: DFF<Bits<152>>,
-    s3_ack_no: DFF<Bits<9>>,
-    r_valid: DFF<Bit>,
-    r_ack: DFF<Bit>,
-    r_slot: DFF<Bits<IW>>,
-    r_total: DFF<Bits<8>>,
-    r_meta: DFF<Bits<152>>,
-    r_ack_no: DFF<Bits<9>>,
-    /// `r_valid` delayed while the scheduler decides (its result comes 3 cycles after the op).
-    r_wait1: DFF<Bit>,
-    r_wait2: DFF<Bit>,
-    /// The decision's cycle.
-    r_decided: DFF<Bit>,
-    /// The scheduler's op, registered: the scheduler's decision then starts at a register
-    /// instead of after the release and count logic of this cycle (logic depth).
-    o_valid: DFF<Bit>,
-    o_code: DFF<Bits<2>>,
-    o_id: DFF<Bits<IW>>,
-    o_remaining: DFF<Bits<8>>,
-    o_received: DFF<Bits<8>>,
-    o_total: DFF<Bits<8>>,
-    o_granted: DFF<Bits<8>>,
-    g_valid: DFF<Bit>,
-    g_offset: DFF<Bits<8>>,
-    g_prio: DFF<Bits<8>>,
-    g_id: DFF<Bits<IW>>,
-    rm_pending: DFF<Bit>,
-    rm_slot: DFF<Bits<IW>>,
     n_grant: WrappingCounter<32>,
     n_ack: WrappingCounter<32>,
     n_nack: WrappingCounter<32>,
-    m1: Signal<Local, Bits<152>>,
-    m1_offset: Signal<Local, Bits<8>>,
-    m1_offset_bit: Signal<Local, Bits<64>>,
-    m1_ack_bits: Signal<Local, Bits<64>>,
-    m1_is_grant: Signal<Local, Bit>,
-    m1_is_ack: Signal<Local, Bit>,
-    m1_is_nack: Signal<Local, Bit>,
-    d_is_data: Signal<Local, Bit>,
-    d_is_chop: Signal<Local, Bit>,
-    d_new: Signal<Local, Bit>,
-    d_total: Signal<Local, Bits<8>>,
-    d_meta: Signal<Local, Bits<152>>,
-    d_nack: Signal<Local, Bit>,
-    /// A DATA packet already received (of a live message or, from the delivered set, of a
-    /// delivered one).
-    d_dup: Signal<Local, Bit>,
-    /// The policy: ACK a new packet that completes nothing and gets no GRANT; ACK a duplicate.
-    ack_new: Signal<Local, Bit>,
-    ack_dup: Signal<Local, Bit>,
-    s3_received: Signal<Local, Bits<8>>,
-    arrive_now: Signal<Local, Bit>,
-    rm_now: Signal<Local, Bit>,
-    rm_index: Signal<Local, Bits<IW>>,
-    info: Signal<Local, Bits<128>>,
-    ev_kind: Signal<Local, Bits<3>>,
 }
 
 impl<const N: usize, const IW: usize> Default for HomaIngress<N, IW> {

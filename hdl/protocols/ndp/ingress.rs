@@ -73,7 +73,7 @@ use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
-use crate::status_counters;
+use crate::{locals, registers, status_counters};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -95,6 +95,18 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
     ]
 }
 
+#[registers(
+    s3_event, s3_pull: Bit;
+    s3_flags, s3_gen: Bits<8>;
+    s3_slot: Bits<IW>;
+    s3_meta: Bits<152>;
+)]
+#[locals(
+    m1: Bits<152>;
+    m1_flags, m1_offset: Bits<8>;
+    m1_offset_bit: Bits<64>;
+    m1_is_control, d_is_data, d_is_chop, d_credit_op, d_reply: Bit;
+)]
 #[derive(LogicBlock, Default)]
 pub struct NdpIngress<const N: usize, const IW: usize> {
     pub clock: Signal<In, Clock>,
@@ -121,22 +133,7 @@ pub struct NdpIngress<const N: usize, const IW: usize> {
     pub rel_slot: Signal<In, Bits<IW>>,
     pub prio_wr: PriorityWriteSource<IW>,
     credit: RegisterExtern<16, IW>,
-    s3_event: DFF<Bit>,
-    s3_flags: DFF<Bits<8>>,
-    s3_pull: DFF<Bit>,
-    s3_slot: DFF<Bits<IW>>,
-    s3_gen: DFF<Bits<8>>,
-    s3_meta: DFF<Bits<152>>,
     n_offset_range: WrappingCounter<32>,
-    m1: Signal<Local, Bits<152>>,
-    m1_flags: Signal<Local, Bits<8>>,
-    m1_offset: Signal<Local, Bits<8>>,
-    m1_offset_bit: Signal<Local, Bits<64>>,
-    m1_is_control: Signal<Local, Bit>,
-    d_is_data: Signal<Local, Bit>,
-    d_is_chop: Signal<Local, Bit>,
-    d_credit_op: Signal<Local, Bit>,
-    d_reply: Signal<Local, Bit>,
 }
 
 impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {

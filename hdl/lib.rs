@@ -34,12 +34,15 @@
 //!   `GetRxMsgInfo<N, IW, BB>`.
 //! * A block derives `Default` when every field has one; otherwise it derives [`Blank`] and its
 //!   constructors name only the fields that differ (`Self { k: Constant::new(…), ..Self::blank() }`).
-//! * A block's struct lists its ports, bundles, sub-blocks, constants and counters; its plain
-//!   registers and local signals are declared compactly above it, as Verilog declares `reg` and
-//!   `wire`: `#[registers(valid, last: Bit; key: Bits<64>)]` and `#[locals(hit: Bit; sum: Bits<17>)]`
-//!   ([`registers`], [`locals`]; a doc comment before a group documents its fields).
+//! * A block's ports, plain registers and local signals are declared compactly above its
+//!   struct, as a Verilog module declares ports, `reg` and `wire`: `#[ports(in clock: Clock; in
+//!   reset: Bit; out done: Bit)]`, `#[registers(valid, last: Bit; key: Bits<64>)]`,
+//!   `#[locals(hit: Bit; sum: Bits<17>)]` ([`ports`], [`registers`], [`locals`]; a doc comment
+//!   before a group documents its fields). The struct lists the bundles, sub-blocks, constants and
+//!   counters. A status counter is named once: `status_counters!(self, clock, reset, a => a_count)`
+//!   clocks and resets it and drives its output ([`status_counters`]).
 
-pub use nanotransport_hdl_derive::{locals, registers, status_counters, Blank};
+pub use nanotransport_hdl_derive::{locals, ports, registers, status_counters, Blank};
 
 pub mod common;
 pub mod configs;

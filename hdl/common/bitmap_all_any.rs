@@ -11,15 +11,16 @@
 //! Combinational: latency 0 cycles (AND / OR reduction trees), one bitmap per cycle.
 //! Inside other blocks the same reductions are written as `.all()` / `.any()` directly.
 
+use crate::ports;
 use rust_hdl::prelude::*;
 
 /// AND / OR reduction of a `W`-bit bitmap.
+#[ports(
+    in bitmap: Bits<W>;
+    out all, any: Bit;
+)]
 #[derive(LogicBlock, Default)]
-pub struct BitmapAllAny<const W: usize> {
-    pub bitmap: Signal<In, Bits<W>>,
-    pub all: Signal<Out, Bit>,
-    pub any: Signal<Out, Bit>,
-}
+pub struct BitmapAllAny<const W: usize> {}
 
 impl<const W: usize> Logic for BitmapAllAny<W> {
     #[hdl_gen]

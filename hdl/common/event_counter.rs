@@ -36,19 +36,20 @@
 //! An event in cycle t shows in `count` from cycle t + 1; one event per cycle. One `W`-bit
 //! register and an incrementer; the saturating kind adds an all-ones comparison.
 
-use crate::{registers, Blank};
+use crate::{ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Counts events, wrapping (`SATURATE` false) or stopping at all ones (`SATURATE` true).
+#[ports(
+    in clock: Clock;
+    in reset, increment: Bit;
+    out count: Bits<W>;
+)]
 #[registers(
     value: Bits<W>;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct EventCounter<const W: usize, const SATURATE: bool> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub increment: Signal<In, Bit>,
-    pub count: Signal<Out, Bits<W>>,
     saturate: Constant<Bit>,
     all_ones: Constant<Bits<W>>,
 }

@@ -17,19 +17,21 @@
 //! index bit, so the depth grows with log2(W) plus the carry chain, not with W comparisons in
 //! series.
 
-use crate::{locals, Blank};
+use crate::{locals, ports, Blank};
 use rust_hdl::prelude::*;
 
 /// Find-first-set over a `W`-bit bitmap producing an `IW`-bit index (`2^IW >= W`).
+#[ports(
+    in bitmap: Bits<W>;
+    out found: Bit;
+    out index: Bits<IW>;
+    out onehot: Bits<W>;
+)]
 #[locals(
     lowest_set_onehot: Bits<W>;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct FindFirstSet<const W: usize, const IW: usize> {
-    pub bitmap: Signal<In, Bits<W>>,
-    pub found: Signal<Out, Bit>,
-    pub index: Signal<Out, Bits<IW>>,
-    pub onehot: Signal<Out, Bits<W>>,
     /// `index_bit[b]`: the bit positions whose index has bit `b` set.
     index_bit: [Constant<Bits<W>>; IW],
 }

@@ -40,10 +40,18 @@
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Free list of `N = 2^IW` IDs.
+#[ports(
+    in clock: Clock;
+    in reset, alloc_ready, free_valid: Bit;
+    out alloc_valid, empty, full: Bit;
+    out alloc_id: Bits<IW>;
+    in free_id: Bits<IW>;
+    out double_free_count: Bits<16>;
+)]
 #[registers(
     in_use: Bits<N>;
     /// The ID taken in the previous cycle (one-hot, zero when none), not yet in `in_use`.
@@ -56,16 +64,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct FreeList<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub alloc_valid: Signal<Out, Bit>,
-    pub alloc_id: Signal<Out, Bits<IW>>,
-    pub alloc_ready: Signal<In, Bit>,
-    pub free_valid: Signal<In, Bit>,
-    pub free_id: Signal<In, Bits<IW>>,
-    pub empty: Signal<Out, Bit>,
-    pub full: Signal<Out, Bit>,
-    pub double_free_count: Signal<Out, Bits<16>>,
     double_frees: SaturatingCounter<16>,
     lowest_free: FindFirstSet<N, IW>,
     freed: OneHot<N, IW>,
@@ -83,14 +81,13 @@ impl<const N: usize, const IW: usize> Logic for FreeList<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_use, pending);
-        status_counters!(self, clock, reset, double_frees);
+        status_counters!(self, clock, reset, double_frees => double_free_count);
         self.occupied.next = self.in_use.q.val() | self.pending.q.val();
         self.lowest_free.bitmap.next = !self.occupied.val();
         self.alloc_valid.next = self.lowest_free.found.val();
         self.alloc_id.next = self.lowest_free.index.val();
         self.empty.next = !self.lowest_free.found.val();
         self.full.next = !self.occupied.val().any();
-        self.double_free_count.next = self.double_frees.count.val();
 
         // An allocation is registered as pending; the pending one joins `in_use`, then a free
         // clears its bit.

@@ -22,7 +22,7 @@
 //! Combinational: 0 cycles, one key per cycle; each bucket bit is a parity of about 32 key bits
 //! (two LUT6 levels).
 
-use crate::{locals, Blank};
+use crate::{locals, ports, Blank};
 use rust_hdl::prelude::*;
 
 /// Widest bucket number (`3 ≤ B ≤ 16`).
@@ -61,14 +61,15 @@ pub fn hash1(key: u64, bits: usize) -> u64 {
 }
 
 /// Both bucket hashes of a key for tables of `2^B` buckets per way.
+#[ports(
+    in key: Bits<64>;
+    out h0, h1: Bits<B>;
+)]
 #[locals(
     acc0, acc1: Bits<B>;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct KeyHash<const B: usize> {
-    pub key: Signal<In, Bits<64>>,
-    pub h0: Signal<Out, Bits<B>>,
-    pub h1: Signal<Out, Bits<B>>,
     masks0: [Constant<Bits<64>>; MAX_HASH_BITS],
     masks1: [Constant<Bits<64>>; MAX_HASH_BITS],
     /// `1 << j` for the bits of the hash, 0 beyond `B`.

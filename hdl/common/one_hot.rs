@@ -25,15 +25,17 @@
 //! loop over 64-bit words that Yosys and Verilator unroll. The rust-hdl simulation computes the
 //! same function directly; the lockstep test compares the two.
 
+use crate::ports;
 use rust_hdl::prelude::*;
 
 /// One-hot decoder of an `IW`-bit index into `N = 2^IW` bits.
+#[ports(
+    in index: Bits<IW>;
+    in enable: Bit;
+    out onehot: Bits<N>;
+)]
 #[derive(LogicBlock)]
-pub struct OneHot<const N: usize, const IW: usize> {
-    pub index: Signal<In, Bits<IW>>,
-    pub enable: Signal<In, Bit>,
-    pub onehot: Signal<Out, Bits<N>>,
-}
+pub struct OneHot<const N: usize, const IW: usize> {}
 
 impl<const N: usize, const IW: usize> Default for OneHot<N, IW> {
     fn default() -> Self {

@@ -15,15 +15,16 @@
 //! (Yosys maps `OnesUntil<64, 7>` to one LUT level, as it did the shifter `~(all_ones << k)`
 //! this form replaced).
 
-use crate::Blank;
+use crate::{ports, Blank};
 use rust_hdl::prelude::*;
 
 /// OnesUntil over `W` bits with a `KW`-bit count (`2^KW > W` so that `k = W` is expressible).
+#[ports(
+    in k: Bits<KW>;
+    out mask: Bits<W>;
+)]
 #[derive(LogicBlock, Blank)]
-pub struct OnesUntil<const W: usize, const KW: usize> {
-    pub k: Signal<In, Bits<KW>>,
-    pub mask: Signal<Out, Bits<W>>,
-}
+pub struct OnesUntil<const W: usize, const KW: usize> {}
 
 impl<const W: usize, const KW: usize> Default for OnesUntil<W, KW> {
     fn default() -> Self {

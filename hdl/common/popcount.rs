@@ -10,17 +10,19 @@
 //! Combinational: latency 0 cycles, one count per cycle. A six-level adder tree on bit fields
 //! (pairs, nibbles, bytes, …) — the classic SWAR popcount — so the depth is log2(W) adders.
 
-use crate::{locals, Blank};
+use crate::{locals, ports, Blank};
 use rust_hdl::prelude::*;
 
 /// Popcount of a `W`-bit bitmap (`W <= 64`) into a `CW`-bit count (`2^CW > W`).
+#[ports(
+    in bitmap: Bits<W>;
+    out count: Bits<CW>;
+)]
 #[locals(
     sum_pairs, sum_nibbles, sum_bytes, sum_halfwords, sum_words, sum_dwords: Bits<W>;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Popcount<const W: usize, const CW: usize> {
-    pub bitmap: Signal<In, Bits<W>>,
-    pub count: Signal<Out, Bits<CW>>,
     mask_pairs: Constant<Bits<W>>,
     mask_nibbles: Constant<Bits<W>>,
     mask_bytes: Constant<Bits<W>>,

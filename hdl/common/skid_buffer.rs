@@ -24,26 +24,24 @@
 //! repeated. Yosys xcup (`W` = 64): 65 flip-flops, 131 LUTs (the output and capture
 //! multiplexers), one LUT level.
 
-use crate::registers;
+use crate::{ports, registers};
 use rust_hdl::prelude::*;
 
 /// Skid buffer over a `W`-bit beat.
+#[ports(
+    in clock: Clock;
+    in reset, s_valid, m_ready: Bit;
+    out s_ready, m_valid: Bit;
+    in s_data: Bits<W>;
+    out m_data: Bits<W>;
+)]
 #[registers(
     /// A refused beat is kept.
     full: Bit;
     kept: Bits<W>;
 )]
 #[derive(LogicBlock, Default)]
-pub struct SkidBuffer<const W: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub s_valid: Signal<In, Bit>,
-    pub s_ready: Signal<Out, Bit>,
-    pub s_data: Signal<In, Bits<W>>,
-    pub m_valid: Signal<Out, Bit>,
-    pub m_ready: Signal<In, Bit>,
-    pub m_data: Signal<Out, Bits<W>>,
-}
+pub struct SkidBuffer<const W: usize> {}
 
 impl<const W: usize> Logic for SkidBuffer<W> {
     #[hdl_gen]

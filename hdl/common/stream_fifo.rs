@@ -15,9 +15,17 @@
 //! An entry pushed in cycle t can be at the head from cycle t + 2 (the RAM reads before it
 //! writes, so the entry is read one edge after it is written). One push and one pop per cycle.
 
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset, push, pop: Bit;
+    in push_data: D;
+    out head_valid: Bit;
+    out head_data: D;
+    out level: Bits<16>;
+)]
 #[registers(
     write_ptr, read_ptr: Bits<AW>;
     stored, readable: Bits<16>;
@@ -30,14 +38,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct StreamFifo<D: Synth, const AW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub push: Signal<In, Bit>,
-    pub push_data: Signal<In, D>,
-    pub pop: Signal<In, Bit>,
-    pub head_valid: Signal<Out, Bit>,
-    pub head_data: Signal<Out, D>,
-    pub level: Signal<Out, Bits<16>>,
     storage: RAM<D, AW>,
     depth: Constant<Bits<16>>,
 }

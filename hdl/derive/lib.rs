@@ -1,4 +1,4 @@
-//! `#[derive(Blank)]`, `#[status_counters]`, `#[registers]` and `#[locals]` for rust-hdl blocks.
+//! `#[derive(Blank)]`, `#[status_counters]`, `#[ports]`, `#[registers]` and `#[locals]` for rust-hdl blocks.
 //!
 //! rust-hdl's `Constant` has no `Default` (its value must be chosen), so a block holding one
 //! cannot derive `Default`, and its constructor would have to name every port, register and
@@ -73,12 +73,13 @@ fn last_segment_is(path: &syn::TypePath, name: &str) -> bool {
 }
 
 /// `#[status_counters]`, placed above `#[hdl_gen]` on a block's `update`: expands every
-/// statement `status_counters!(self, clock, reset, a, b, …);` at the top level of the body into
-/// what rust-hdl's generator understands: `clock!(self, clock, a, b, …);` and, for each counter,
-/// `self.a.reset.next = self.reset.val(); self.a.increment.next = false;` — the counter is
-/// clocked, reset with the block and counts only where the block raises `increment` later in the
-/// body. (The generator accepts no macro of its own beyond `dff_setup!` and `clock!`, so the
-/// expansion happens before it sees the body.)
+/// statement `status_counters!(self, clock, reset, a, b => b_count, …);` at the top level of the
+/// body into what rust-hdl's generator understands: `clock!(self, clock, a, b, …);` and, for each
+/// counter, `self.a.reset.next = self.reset.val(); self.a.increment.next = false;` — the counter
+/// is clocked, reset with the block and counts only where the block raises `increment` later in
+/// the body — and, for a counter named with `=> port`, `self.port.next = self.b.count.val();`
+/// (the port may be a bundle's member: `b => counters.b_count`). (The generator accepts no macro
+/// of its own beyond `dff_setup!` and `clock!`, so the expansion happens before it sees the body.)
 #[proc_macro_attribute]
 pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut function = parse_macro_input!(item as syn::ImplItemFn);
@@ -92,50 +93,115 @@ pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
             statements.push(statement);
             continue;
         }
-        let parser = syn::punctuated::Punctuated::<syn::Expr, syn::Token![,]>::parse_terminated;
-        let arguments = match invocation.mac.parse_body_with(parser) {
-            Ok(arguments) => arguments.into_iter().collect::<Vec<_>>(),
+        let call = match invocation.mac.parse_body::<CounterCall>() {
+            Ok(call) => call,
             Err(error) => return error.to_compile_error().into(),
         };
-        let [me, clock, reset, counters @ ..] = arguments.as_slice() else {
-            return syn::Error::new_spanned(&invocation.mac, "status_counters!(self, clock, reset, counter, …)").to_compile_error().into();
-        };
-        if counters.is_empty() {
+        if call.counters.is_empty() {
             return syn::Error::new_spanned(&invocation.mac, "status_counters! names at least one counter").to_compile_error().into();
         }
-        statements.push(syn::parse_quote! { clock!(#me, #clock, #(#counters),*); });
-        for counter in counters {
-            statements.push(syn::parse_quote! { #me.#counter.reset.next = #me.#reset.val(); });
-            statements.push(syn::parse_quote! { #me.#counter.increment.next = false; });
+        let CounterCall { me, clock, reset, counters } = call;
+        let names = counters.iter().map(|counter| &counter.name);
+        statements.push(syn::parse_quote! { clock!(#me, #clock, #(#names),*); });
+        for CounterArg { name, port } in &counters {
+            statements.push(syn::parse_quote! { #me.#name.reset.next = #me.#reset.val(); });
+            statements.push(syn::parse_quote! { #me.#name.increment.next = false; });
+            if let Some(port) = port {
+                statements.push(syn::parse_quote! { #me.#port.next = #me.#name.count.val(); });
+            }
         }
     }
     function.block.stmts = statements;
     quote! { #function }.into()
 }
 
-/// One group of a `#[locals(…)]` or `#[registers(…)]` list: `a, b, c: Type`, after any doc
-/// comment, which documents every field of the group.
+/// `status_counters!(self, clock, reset, counter, counter => port, …)`.
+struct CounterCall {
+    me: syn::Token![self],
+    clock: syn::Ident,
+    reset: syn::Ident,
+    counters: Vec<CounterArg>,
+}
+
+/// A status counter, and the output its count drives if one is named (`counter => port`).
+struct CounterArg {
+    name: syn::Ident,
+    port: Option<syn::Expr>,
+}
+
+impl syn::parse::Parse for CounterCall {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let me = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let clock = input.parse()?;
+        input.parse::<syn::Token![,]>()?;
+        let reset = input.parse()?;
+        let mut counters = Vec::new();
+        while input.parse::<Option<syn::Token![,]>>()?.is_some() && !input.is_empty() {
+            let name = input.parse()?;
+            let port = if input.parse::<Option<syn::Token![=>]>>()?.is_some() { Some(input.parse()?) } else { None };
+            counters.push(CounterArg { name, port });
+        }
+        if !input.is_empty() {
+            return Err(input.error("status_counters!(self, clock, reset, counter, counter => port, …)"));
+        }
+        Ok(Self { me, clock, reset, counters })
+    }
+}
+
+/// Where the listed fields go among those written out: they decide the order of ports and
+/// declarations in the Verilog.
+enum Place {
+    First,
+    Last,
+}
+
+/// One group of a `#[locals(…)]`, `#[registers(…)]` or `#[ports(…)]` list: `a, b, c: Type` (a
+/// port group starts with its direction, `in` or `out`), after any doc comment, which documents
+/// every field of the group.
 struct FieldGroup {
     docs: Vec<syn::Attribute>,
+    direction: Option<Direction>,
     names: Vec<syn::Ident>,
     ty: Type,
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    In,
+    Out,
 }
 
 impl syn::parse::Parse for FieldGroup {
     fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
         let docs = input.call(syn::Attribute::parse_outer)?;
+        let direction = if input.peek(syn::Token![in]) {
+            input.parse::<syn::Token![in]>()?;
+            Some(Direction::In)
+        } else if input.peek(syn::Ident) && input.fork().parse::<syn::Ident>()? == "out" && input.peek2(syn::Ident) {
+            input.parse::<syn::Ident>()?;
+            Some(Direction::Out)
+        } else {
+            None
+        };
         let mut names = vec![input.parse::<syn::Ident>()?];
         while input.peek(syn::Token![,]) {
             input.parse::<syn::Token![,]>()?;
             names.push(input.parse()?);
         }
         input.parse::<syn::Token![:]>()?;
-        Ok(Self { docs, names, ty: input.parse()? })
+        Ok(Self { docs, direction, names, ty: input.parse()? })
     }
 }
 
-/// Appends one private field per listed name to a block's struct, each of type `wrap<Type>`.
-fn append_fields(attr: TokenStream, item: TokenStream, wrap: impl Fn(&Type) -> Type) -> TokenStream {
+/// Adds one field per listed name to a block's struct, each of the type `wrap` makes of the
+/// group (with its visibility), or the error `wrap` finds in the group.
+fn append_fields(
+    attr: TokenStream,
+    item: TokenStream,
+    place: Place,
+    wrap: impl Fn(&FieldGroup) -> syn::Result<(proc_macro2::TokenStream, Type)>,
+) -> TokenStream {
     let parser = syn::punctuated::Punctuated::<FieldGroup, syn::Token![;]>::parse_terminated;
     let groups = match parser.parse(attr) {
         Ok(groups) => groups,
@@ -148,12 +214,22 @@ fn append_fields(attr: TokenStream, item: TokenStream, wrap: impl Fn(&Type) -> T
     let Fields::Named(fields) = &mut data.fields else {
         return syn::Error::new_spanned(&block.ident, "fields are appended to a struct with named fields only").to_compile_error().into();
     };
+    let mut listed = Vec::new();
     for group in &groups {
-        let (ty, docs) = (wrap(&group.ty), &group.docs);
+        let (visibility, ty) = match wrap(group) {
+            Ok(wrapped) => wrapped,
+            Err(error) => return error.to_compile_error().into(),
+        };
+        let docs = &group.docs;
         for name in &group.names {
-            fields.named.push(syn::Field::parse_named.parse2(quote! { #(#docs)* #name: #ty }).expect("a named field"));
+            listed.push(syn::Field::parse_named.parse2(quote! { #(#docs)* #visibility #name: #ty }).expect("a named field"));
         }
     }
+    let written = std::mem::take(&mut fields.named);
+    fields.named = match place {
+        Place::First => listed.into_iter().chain(written).collect(),
+        Place::Last => written.into_iter().chain(listed).collect(),
+    };
     quote! { #block }.into()
 }
 
@@ -164,7 +240,11 @@ fn append_fields(attr: TokenStream, item: TokenStream, wrap: impl Fn(&Type) -> T
 /// its fields.
 #[proc_macro_attribute]
 pub fn locals(attr: TokenStream, item: TokenStream) -> TokenStream {
-    append_fields(attr, item, |ty| syn::parse_quote! { Signal<Local, #ty> })
+    append_fields(attr, item, Place::Last, |group| {
+        no_direction(group)?;
+        let ty = &group.ty;
+        Ok((quote! {}, syn::parse_quote! { Signal<Local, #ty> }))
+    })
 }
 
 /// Declares a block's plain registers compactly: `#[registers(valid, last: Bit; key: Bits<64>)]`
@@ -173,5 +253,34 @@ pub fn locals(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// a group documents each of its fields.
 #[proc_macro_attribute]
 pub fn registers(attr: TokenStream, item: TokenStream) -> TokenStream {
-    append_fields(attr, item, |ty| syn::parse_quote! { DFF<#ty> })
+    append_fields(attr, item, Place::Last, |group| {
+        no_direction(group)?;
+        let ty = &group.ty;
+        Ok((quote! {}, syn::parse_quote! { DFF<#ty> }))
+    })
+}
+
+/// Declares a block's ports compactly, in the order listed, before the fields written out (so
+/// they lead the Verilog module's port list, ahead of the bundles): `#[ports(in clock: Clock; in
+/// reset, start: Bit; out done: Bit; out count: Bits<16>)]` inserts `pub clock: Signal<In,
+/// Clock>`, …, `pub count: Signal<Out, Bits<16>>`. A doc comment before a group documents its
+/// ports. Bundles (`LogicInterface`s) stay ordinary fields.
+#[proc_macro_attribute]
+pub fn ports(attr: TokenStream, item: TokenStream) -> TokenStream {
+    append_fields(attr, item, Place::First, |group| {
+        let ty = &group.ty;
+        match group.direction {
+            Some(Direction::In) => Ok((quote! { pub }, syn::parse_quote! { Signal<In, #ty> })),
+            Some(Direction::Out) => Ok((quote! { pub }, syn::parse_quote! { Signal<Out, #ty> })),
+            None => Err(syn::Error::new_spanned(&group.names[0], "a port group starts with its direction: `in` or `out`")),
+        }
+    })
+}
+
+/// Registers and locals have no direction.
+fn no_direction(group: &FieldGroup) -> syn::Result<()> {
+    match group.direction {
+        None => Ok(()),
+        Some(_) => Err(syn::Error::new_spanned(&group.names[0], "only a port has a direction")),
+    }
 }

@@ -34,10 +34,16 @@
 
 use crate::common::bundles::{NicPacketSink, NicPacketSource};
 use crate::common::event_counter::SaturatingCounter;
-use crate::{locals, registers, status_counters};
+use crate::{locals, ports, registers, status_counters};
 use rust_hdl::prelude::*;
 
 /// Control/data arbiter with a bounded control burst.
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in ctrl_burst_limit: Bits<8>;
+    out ctrl_packet_count, data_packet_count: Bits<16>;
+)]
 #[registers(
     in_packet, from_data: Bit;
     ctrl_run: Bits<8>;
@@ -51,11 +57,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Default)]
 pub struct Arbiter {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub ctrl_burst_limit: Signal<In, Bits<8>>,
-    pub ctrl_packet_count: Signal<Out, Bits<16>>,
-    pub data_packet_count: Signal<Out, Bits<16>>,
     pub s_axis_ctrl: NicPacketSink,
     pub s_axis_data: NicPacketSink,
     pub m_axis: NicPacketSource,
@@ -68,7 +69,7 @@ impl Logic for Arbiter {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_packet, from_data, ctrl_run, burst_used);
-        status_counters!(self, clock, reset, cnt_ctrl, cnt_data);
+        status_counters!(self, clock, reset, cnt_ctrl => ctrl_packet_count, cnt_data => data_packet_count);
         self.limit.next = self.ctrl_burst_limit.val();
         if self.ctrl_burst_limit.val() == 0 {
             self.limit.next = 1.into();
@@ -136,8 +137,6 @@ impl Logic for Arbiter {
         if self.beat.val() & self.m_axis.tlast.val() {
             self.in_packet.d.next = false;
         }
-        self.ctrl_packet_count.next = self.cnt_ctrl.count.val();
-        self.data_packet_count.next = self.cnt_data.count.val();
         if self.reset.val() {
             self.in_packet.d.next = false;
             self.ctrl_run.d.next = 0.into();

@@ -70,7 +70,7 @@
 //! read multiplexers are binary trees of constant slices (one address bit per level).
 
 use crate::common::bundles::AxiLiteTarget;
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Configuration registers.
@@ -100,6 +100,18 @@ pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
 }
 
 /// AXI4-Lite register file (see the module documentation for the address map and timing).
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    /// 16 read/write configuration registers, register i at bits 32i..32i+31 (byte address 4i).
+    out cfg: Bits<512>;
+    /// Index of the status register addressed by the read channel (byte address 0x400 + 4j).
+    out status_index: Bits<8>;
+    /// Value of status register `status_index`.
+    in status_value: Bits<32>;
+    /// Rejected accesses (SLVERR responses), wrapping.
+    out error_count: Bits<32>;
+)]
 #[registers(
     aw_held, w_held, b_valid, r_valid: Bit;
     aw_addr: Bits<12>;
@@ -123,18 +135,8 @@ pub fn pack_config(values: &[u32; CSR_CONFIG_REGS]) -> Bits<512> {
 )]
 #[derive(LogicBlock, Blank)]
 pub struct AxiLiteCsr {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     /// The register port (`axil$awaddr`, … in the Verilog).
     pub axil: AxiLiteTarget,
-    /// 16 read/write configuration registers, register i at bits 32i..32i+31 (byte address 4i).
-    pub cfg: Signal<Out, Bits<512>>,
-    /// Index of the status register addressed by the read channel (byte address 0x400 + 4j).
-    pub status_index: Signal<Out, Bits<8>>,
-    /// Value of status register `status_index`.
-    pub status_value: Signal<In, Bits<32>>,
-    /// Rejected accesses (SLVERR responses), wrapping.
-    pub error_count: Signal<Out, Bits<32>>,
     // Registers.
     cfg_regs: DFFWithInit<Bits<512>>,
     defaults: Constant<Bits<512>>,

@@ -62,7 +62,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::common::key_hash::KeyHash;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Entries per bucket.
@@ -110,6 +110,13 @@ pub fn delivered_set_parameter_error(sb: usize, horizon: u64) -> Result<(), Stri
 }
 
 /// The delivered-message set with `2^SB` buckets per way.
+#[ports(
+    in clock: Clock;
+    in reset, lookup_valid, insert_valid: Bit;
+    out ready, found: Bit;
+    in lookup_key, insert_key: Bits<64>;
+    out full_wait_count: Bits<32>;
+)]
 #[registers(
     init_done: Bit;
     init_ptr: Bits<SB>;
@@ -157,15 +164,6 @@ pub fn delivered_set_parameter_error(sb: usize, horizon: u64) -> Result<(), Stri
 )]
 #[derive(LogicBlock, Blank)]
 pub struct DeliveredSet<const SB: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub ready: Signal<Out, Bit>,
-    pub lookup_valid: Signal<In, Bit>,
-    pub lookup_key: Signal<In, Bits<64>>,
-    pub found: Signal<Out, Bit>,
-    pub insert_valid: Signal<In, Bit>,
-    pub insert_key: Signal<In, Bits<64>>,
-    pub full_wait_count: Signal<Out, Bits<32>>,
     way0: [RAM<Bits<70>, SB>; 8],
     way1: [RAM<Bits<70>, SB>; 8],
     hash: KeyHash<SB>,
@@ -242,14 +240,13 @@ impl<const SB: usize> Logic for DeliveredSet<SB> {
             scrub_ptr,
             since_scrub
         );
-        status_counters!(self, clock, reset, c_full_wait);
+        status_counters!(self, clock, reset, c_full_wait => full_wait_count);
         for i in 0..8 {
             self.way0[i].read_clock.next = self.clock.val();
             self.way0[i].write_clock.next = self.clock.val();
             self.way1[i].read_clock.next = self.clock.val();
             self.way1[i].write_clock.next = self.clock.val();
         }
-        self.full_wait_count.next = self.c_full_wait.count.val();
 
         // Epochs of E cycles; `tick` is the last cycle of an epoch.
         self.tick.next = self.epoch_cycle.q.val() == self.epoch_length_minus_one.val();

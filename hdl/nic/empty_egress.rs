@@ -12,15 +12,18 @@
 
 use crate::common::bundles::{NicPacketSink, NicPacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
+use crate::ports;
 use rust_hdl::prelude::*;
 
 /// The empty egress stage (see the module documentation).
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in rtt_pkts: Bits<16>;
+    in cfg_unsched_prios: Bits<4>;
+)]
 #[derive(LogicBlock, Default)]
 pub struct EmptyEgress<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub rtt_pkts: Signal<In, Bits<16>>,
-    pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub prio_wr: PriorityWriteSink<IW>,
     pub s_axis_pkt: NicPacketSink,
     pub m_axis_pkt: NicPacketSource,

@@ -116,7 +116,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::delivered_set::{DeliveredSet, DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS};
 use crate::nic::rx_buffer_classes::RxBufferClasses;
 pub use crate::nic::rx_buffer_classes::{class_base_pages, rx_classes_for};
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of a slot's generation inside `rx_msg_id`.
@@ -194,6 +194,20 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 }
 
 /// The GetRxMsgInfo table for `N = 2^IW` messages with two ways of `2^BB` two-entry buckets.
+#[ports(
+    in clock: Clock;
+    in reset, release_valid, release_delivered: Bit;
+    out resp_valid, resp_fail, resp_is_new_msg, resp_announce_new_msg, resp_is_new_pkt, resp_is_last_pkt, sched_valid,
+    release_ready: Bit;
+    out resp_fail_reason: Bits<3>;
+    out resp_rx_msg_id, resp_msg_len, resp_page: Bits<16>;
+    out resp_ack_no: Bits<9>;
+    out resp_key: Bits<64>;
+    out sched_slot: Bits<IW>;
+    out sched_gen: Bits<8>;
+    in release_slot: Bits<IW>;
+    out free_lists_full: Bits<5>;
+)]
 #[registers(
     live: Bits<N>;
     /// Slots whose generation was written since power-up (not reset: generations carry on).
@@ -295,29 +309,7 @@ pub fn rx_parameter_error(iw: usize, n: usize, bb: usize, pw: usize, classes: &[
 )]
 #[derive(LogicBlock, Blank)]
 pub struct GetRxMsgInfo<const N: usize, const IW: usize, const BB: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     pub req: RxMsgInfoRequestSink,
-    pub resp_valid: Signal<Out, Bit>,
-    pub resp_fail: Signal<Out, Bit>,
-    pub resp_fail_reason: Signal<Out, Bits<3>>,
-    pub resp_rx_msg_id: Signal<Out, Bits<16>>,
-    pub resp_is_new_msg: Signal<Out, Bit>,
-    pub resp_announce_new_msg: Signal<Out, Bit>,
-    pub resp_is_new_pkt: Signal<Out, Bit>,
-    pub resp_is_last_pkt: Signal<Out, Bit>,
-    pub resp_ack_no: Signal<Out, Bits<9>>,
-    pub resp_key: Signal<Out, Bits<64>>,
-    pub resp_msg_len: Signal<Out, Bits<16>>,
-    pub resp_page: Signal<Out, Bits<16>>,
-    pub sched_valid: Signal<Out, Bit>,
-    pub sched_slot: Signal<Out, Bits<IW>>,
-    pub sched_gen: Signal<Out, Bits<8>>,
-    pub release_valid: Signal<In, Bit>,
-    pub release_ready: Signal<Out, Bit>,
-    pub release_slot: Signal<In, Bits<IW>>,
-    pub release_delivered: Signal<In, Bit>,
-    pub free_lists_full: Signal<Out, Bits<5>>,
     /// The status counters (`counters$fail_zero_len_count`, … in the Verilog).
     pub counters: RxMsgInfoCountersSource,
     // Entry RAMs, way × position; entry = {bitmap 64, msg_len 16, gen 8, slot 10, key 64, valid}.
@@ -453,16 +445,16 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
             self,
             clock,
             reset,
-            c_bad_offset,
-            c_bucket_full,
-            c_duplicate,
-            c_fallback,
-            c_len_mismatch,
-            c_no_buffer,
-            c_no_id,
-            c_recent,
-            c_too_long,
-            c_zero_len
+            c_bad_offset => counters.fail_bad_offset_count,
+            c_bucket_full => counters.fail_bucket_full_count,
+            c_duplicate => counters.duplicate_count,
+            c_fallback => counters.class_fallback_count,
+            c_len_mismatch => counters.fail_len_mismatch_count,
+            c_no_buffer => counters.fail_no_buffer_count,
+            c_no_id => counters.fail_no_id_count,
+            c_recent => counters.recent_duplicate_count,
+            c_too_long => counters.fail_too_long_count,
+            c_zero_len => counters.fail_zero_len_count,
         );
         clock!(self, clock, ids, buffers, delivered);
         self.delivered.reset.next = self.reset.val();
@@ -525,16 +517,6 @@ impl<const N: usize, const IW: usize, const BB: usize> Logic for GetRxMsgInfo<N,
         self.sched_slot.next = self.o_sched_slot.q.val();
         self.sched_gen.next = self.o_sched_gen.q.val();
         self.free_lists_full.next = bit_cast::<5, 1>(self.ids.full.val().into()) | (bit_cast::<5, 4>(self.buffers.full.val()) << 1);
-        self.counters.fail_zero_len_count.next = self.c_zero_len.count.val();
-        self.counters.fail_too_long_count.next = self.c_too_long.count.val();
-        self.counters.fail_bad_offset_count.next = self.c_bad_offset.count.val();
-        self.counters.fail_len_mismatch_count.next = self.c_len_mismatch.count.val();
-        self.counters.fail_no_id_count.next = self.c_no_id.count.val();
-        self.counters.fail_no_buffer_count.next = self.c_no_buffer.count.val();
-        self.counters.fail_bucket_full_count.next = self.c_bucket_full.count.val();
-        self.counters.duplicate_count.next = self.c_duplicate.count.val();
-        self.counters.recent_duplicate_count.next = self.c_recent.count.val();
-        self.counters.class_fallback_count.next = self.c_fallback.count.val();
 
         // ---- Cycle A: accept an operation, read the RAMs.
         self.req_key.next = ((bit_cast::<64, 16>(self.req.tx_msg_id.val()) << 48) | (bit_cast::<64, 16>(self.req.src_port.val()) << 32))

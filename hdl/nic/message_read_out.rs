@@ -28,7 +28,7 @@
 //! A payload word is read at `page · 128 + k` (1 KiB pages of 64-bit words).
 
 use crate::common::bundles::NicStreamSource;
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of a read-out header (the reassembly's queue entry).
@@ -36,6 +36,15 @@ pub const READ_OUT_HEADER_BITS: usize = 103;
 
 /// The read-out of one message at a time from a payload memory of `2^PW` 64-bit words, for
 /// slots of `IW` bits.
+#[ports(
+    in clock: Clock;
+    in reset, start: Bit;
+    out ready, done: Bit;
+    in header: Bits<READ_OUT_HEADER_BITS>;
+    out payload_address: Bits<PW>;
+    in payload_data: Bits<64>;
+    out done_slot: Bits<IW>;
+)]
 #[registers(
     /// 0 idle, 1 header beat 1 next, 2 payload.
     state: Bits<2>;
@@ -57,15 +66,6 @@ pub const READ_OUT_HEADER_BITS: usize = 103;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct MessageReadOut<const IW: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub ready: Signal<Out, Bit>,
-    pub start: Signal<In, Bit>,
-    pub header: Signal<In, Bits<READ_OUT_HEADER_BITS>>,
-    pub payload_address: Signal<Out, Bits<PW>>,
-    pub payload_data: Signal<In, Bits<64>>,
-    pub done: Signal<Out, Bit>,
-    pub done_slot: Signal<Out, Bits<IW>>,
     /// The message stream, from flip-flops (`m_axis$tdata`, … in the Verilog).
     pub m_axis: NicStreamSource,
     all_ones64: Constant<Bits<64>>,

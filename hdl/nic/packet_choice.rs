@@ -27,30 +27,24 @@
 
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::ones_until::OnesUntil;
-use crate::locals;
+use crate::{locals, ports};
 use rust_hdl::prelude::*;
 
 /// The next packet of one message.
+#[ports(
+    in choose, allow: Bit;
+    in delivered, tx, rtx: Bits<64>;
+    in credit: Bits<7>;
+    in max: Bits<8>;
+    out send, more, is_new, is_rtx: Bit;
+    out offset, max_after: Bits<8>;
+    out tx_after, rtx_after: Bits<64>;
+)]
 #[locals(
     credit_mask, eligible, sent_bit: Bits<64>;
 )]
 #[derive(LogicBlock, Default)]
 pub struct PacketChoice {
-    pub choose: Signal<In, Bit>,
-    pub delivered: Signal<In, Bits<64>>,
-    pub tx: Signal<In, Bits<64>>,
-    pub rtx: Signal<In, Bits<64>>,
-    pub credit: Signal<In, Bits<7>>,
-    pub allow: Signal<In, Bit>,
-    pub max: Signal<In, Bits<8>>,
-    pub send: Signal<Out, Bit>,
-    pub offset: Signal<Out, Bits<8>>,
-    pub tx_after: Signal<Out, Bits<64>>,
-    pub rtx_after: Signal<Out, Bits<64>>,
-    pub max_after: Signal<Out, Bits<8>>,
-    pub more: Signal<Out, Bit>,
-    pub is_new: Signal<Out, Bit>,
-    pub is_rtx: Signal<Out, Bit>,
     below_credit: OnesUntil<64, 7>,
     below_sent: OnesUntil<64, 7>,
     off_ffs: FindFirstSet<64, 6>,

@@ -60,7 +60,7 @@ use crate::common::bundles::{CtrlPktEventSink, NicPacketSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Default pacing interval: one MTU (1088 bytes) at 8 bytes per cycle.
@@ -68,6 +68,13 @@ pub const DEFAULT_PACE_CYCLES: u64 = 136;
 /// The PULL flag (`crate::pisa::wire::FLAG_PULL`) as the generator writes it.
 pub const FLAG_PULL: u64 = 0x08;
 
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in cfg_pace_cycles: Bits<16>;
+    in cfg_bucket_max: Bits<8>;
+    out ctrl_sent_count, pull_sent_count, merged_count, pull_coalesced_count, pull_replaced_count, dropped_count: Bits<32>;
+)]
 #[registers(
     pending: Bits<N>;
     // Stage 1 of a PULL insertion (its credit read under way).
@@ -103,18 +110,8 @@ pub const FLAG_PULL: u64 = 0x08;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct PacketGenerator<const N: usize, const IW: usize, const QA: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub cfg_pace_cycles: Signal<In, Bits<16>>,
-    pub cfg_bucket_max: Signal<In, Bits<8>>,
     pub ev: CtrlPktEventSink<IW>,
     pub m_axis: NicPacketSource,
-    pub ctrl_sent_count: Signal<Out, Bits<32>>,
-    pub pull_sent_count: Signal<Out, Bits<32>>,
-    pub merged_count: Signal<Out, Bits<32>>,
-    pub pull_coalesced_count: Signal<Out, Bits<32>>,
-    pub pull_replaced_count: Signal<Out, Bits<32>>,
-    pub dropped_count: Signal<Out, Bits<32>>,
     /// Immediate packets: descriptor = meta 112 | credit 16 << 112 | flags 8 << 128.
     immediate: StreamFifo<Bits<136>, QA>,
     /// Pending PULLs: credit (two copies: one read by the event path, beside the message's
@@ -168,7 +165,17 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
             out_valid,
             out_desc
         );
-        status_counters!(self, clock, reset, coalesced, drops, merges, pulls_sent, replaced, sent);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            coalesced => pull_coalesced_count,
+            drops => dropped_count,
+            merges => merged_count,
+            pulls_sent => pull_sent_count,
+            replaced => pull_replaced_count,
+            sent => ctrl_sent_count,
+        );
         clock!(self, clock, immediate);
         self.immediate.reset.next = self.reset.val();
         self.gen_credit_event_port.read_clock.next = self.clock.val();
@@ -340,12 +347,6 @@ impl<const N: usize, const IW: usize, const QA: usize> Logic for PacketGenerator
         self.m_axis.flags.next = self.out_desc.q.val().get_bits::<8>(128);
         self.m_axis.is_new_msg.next = false;
         self.m_axis.is_rtx.next = false;
-        self.ctrl_sent_count.next = self.sent.count.val();
-        self.pull_sent_count.next = self.pulls_sent.count.val();
-        self.merged_count.next = self.merges.count.val();
-        self.pull_coalesced_count.next = self.coalesced.count.val();
-        self.pull_replaced_count.next = self.replaced.count.val();
-        self.dropped_count.next = self.drops.count.val();
 
         if self.reset.val() {
             self.pending.d.next = 0.into();

@@ -26,7 +26,7 @@
 //! taken with the previous packet's last read follows it without a gap.
 
 use crate::common::bundles::{NicPacketSource, PacketDescriptorSink};
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Bits of the metadata held per beat (Listing 3.2, packed).
@@ -34,6 +34,15 @@ const META_BITS: usize = 138;
 
 /// The transmit path's packet read-out for slots of `IW` bits and a payload memory of `2^PW`
 /// 64-bit words.
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in desc_base: Bits<PW>;
+    out payload_address: Bits<PW>;
+    in payload_data: Bits<64>;
+    out busy: Bit;
+    out busy_slot: Bits<IW>;
+)]
 #[registers(
     // The active packet: next read address, reads left, last keep, metadata.
     rd_active: Bit;
@@ -68,17 +77,10 @@ const META_BITS: usize = 138;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct PacketReadOut<const IW: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     /// The descriptor to read out (`desc$valid`, … in the Verilog); its buffer's first word
     /// comes beside it in `desc_base`.
     pub desc: PacketDescriptorSink<IW>,
-    pub desc_base: Signal<In, Bits<PW>>,
-    pub payload_address: Signal<Out, Bits<PW>>,
-    pub payload_data: Signal<In, Bits<64>>,
     pub m_axis_pkt: NicPacketSource,
-    pub busy: Signal<Out, Bit>,
-    pub busy_slot: Signal<Out, Bits<IW>>,
     // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
     ones8: Constant<Bits<8>>,
     bit136: Constant<Bits<META_BITS>>,

@@ -160,12 +160,48 @@ use crate::common::one_hot::OneHot;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::packet_choice::PacketChoice;
 use crate::nic::slot_update::SlotUpdate;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 pub use crate::nic::slot_update::SLOT_WORD_BITS;
 
 /// Packetization core for `N = 2^IW` messages.
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in default_credit: Bits<16>;
+    in timeout_threshold: Bits<8>;
+    /// Option: the first expiry after an install retransmits what was sent (see Algorithm 4 below).
+    in rtx_first_expiry: Bit;
+    /// Option: an expiry with nothing to retransmit resends the highest credited packet.
+    in probe_idle_timeout: Bit;
+    // message install
+    in new_valid, new_credit_valid: Bit;
+    out new_ready, new_id_valid: Bit;
+    in new_slot: Bits<IW>;
+    in new_remote_ip: Bits<32>;
+    in new_remote_port, new_local_port, new_msg_len, new_credit: Bits<16>;
+    in new_rank: Bits<8>;
+    out new_id: Bits<16>;
+    // TimeoutEvent
+    in to_valid: Bit;
+    out to_ready: Bit;
+    in to_slot: Bits<IW>;
+    in to_meta: Bits<24>;
+    // to the timer
+    out sched_valid, cancel_valid: Bit;
+    out sched_slot, cancel_slot: Bits<IW>;
+    out sched_meta: Bits<24>;
+    out pkt_q1_valid, pkt_q2_valid: Bit;
+    out pkt_q1_slot, pkt_q2_slot: Bits<IW>;
+    // completion
+    out done_valid, done_abandoned: Bit;
+    out done_tx_msg_id: Bits<16>;
+    // status
+    out active: Bits<N>;
+    out stale_delivered_count, stale_credit_count, stale_timeout_count, ack_beyond_count, rtx_beyond_count, credit_beyond_count,
+    write_busy_count, delivered_msg_count, abandoned_msg_count, event_overflow_count: Bits<16>;
+)]
 #[registers(
     // ---- state ----
     active_bits, sendable: Bits<N>;
@@ -225,65 +261,13 @@ pub use crate::nic::slot_update::SLOT_WORD_BITS;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Packetization<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub default_credit: Signal<In, Bits<16>>,
-    pub timeout_threshold: Signal<In, Bits<8>>,
-    /// Option: the first expiry after an install retransmits what was sent (see Algorithm 4 below).
-    pub rtx_first_expiry: Signal<In, Bit>,
-    /// Option: an expiry with nothing to retransmit resends the highest credited packet.
-    pub probe_idle_timeout: Signal<In, Bit>,
-    // message install
-    pub new_valid: Signal<In, Bit>,
-    pub new_ready: Signal<Out, Bit>,
-    pub new_slot: Signal<In, Bits<IW>>,
-    pub new_remote_ip: Signal<In, Bits<32>>,
-    pub new_remote_port: Signal<In, Bits<16>>,
-    pub new_local_port: Signal<In, Bits<16>>,
-    pub new_msg_len: Signal<In, Bits<16>>,
-    pub new_credit_valid: Signal<In, Bit>,
-    pub new_credit: Signal<In, Bits<16>>,
-    pub new_rank: Signal<In, Bits<8>>,
-    pub new_id_valid: Signal<Out, Bit>,
-    pub new_id: Signal<Out, Bits<16>>,
     // DeliveredEvent
     pub dlv: DeliveredEventSink,
     // CreditTxEvent
     pub ctx: CreditTxEventSink,
-    // TimeoutEvent
-    pub to_valid: Signal<In, Bit>,
-    pub to_ready: Signal<Out, Bit>,
-    pub to_slot: Signal<In, Bits<IW>>,
-    pub to_meta: Signal<In, Bits<24>>,
-    // to the timer
-    pub sched_valid: Signal<Out, Bit>,
-    pub sched_slot: Signal<Out, Bits<IW>>,
-    pub sched_meta: Signal<Out, Bits<24>>,
-    pub cancel_valid: Signal<Out, Bit>,
-    pub cancel_slot: Signal<Out, Bits<IW>>,
     // packet descriptor (Listing 3.2)
     /// The next packet's descriptor (`pkt$valid`, … in the Verilog).
     pub pkt: PacketDescriptorSource<IW>,
-    pub pkt_q1_valid: Signal<Out, Bit>,
-    pub pkt_q1_slot: Signal<Out, Bits<IW>>,
-    pub pkt_q2_valid: Signal<Out, Bit>,
-    pub pkt_q2_slot: Signal<Out, Bits<IW>>,
-    // completion
-    pub done_valid: Signal<Out, Bit>,
-    pub done_tx_msg_id: Signal<Out, Bits<16>>,
-    pub done_abandoned: Signal<Out, Bit>,
-    // status
-    pub active: Signal<Out, Bits<N>>,
-    pub stale_delivered_count: Signal<Out, Bits<16>>,
-    pub stale_credit_count: Signal<Out, Bits<16>>,
-    pub stale_timeout_count: Signal<Out, Bits<16>>,
-    pub ack_beyond_count: Signal<Out, Bits<16>>,
-    pub rtx_beyond_count: Signal<Out, Bits<16>>,
-    pub credit_beyond_count: Signal<Out, Bits<16>>,
-    pub write_busy_count: Signal<Out, Bits<16>>,
-    pub delivered_msg_count: Signal<Out, Bits<16>>,
-    pub abandoned_msg_count: Signal<Out, Bits<16>>,
-    pub event_overflow_count: Signal<Out, Bits<16>>,
 
     // ---- blocks ----
     slot_ram: RAM<Bits<337>, IW>,
@@ -377,16 +361,16 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self,
             clock,
             reset,
-            cnt_abandoned,
-            cnt_ack_beyond,
-            cnt_credit_beyond,
-            cnt_delivered,
-            cnt_overflow,
-            cnt_rtx_beyond,
-            cnt_stale_ctx,
-            cnt_stale_dlv,
-            cnt_stale_to,
-            cnt_write_busy
+            cnt_abandoned => abandoned_msg_count,
+            cnt_ack_beyond => ack_beyond_count,
+            cnt_credit_beyond => credit_beyond_count,
+            cnt_delivered => delivered_msg_count,
+            cnt_overflow => event_overflow_count,
+            cnt_rtx_beyond => rtx_beyond_count,
+            cnt_stale_ctx => stale_credit_count,
+            cnt_stale_dlv => stale_delivered_count,
+            cnt_stale_to => stale_timeout_count,
+            cnt_write_busy => write_busy_count,
         );
         clock!(self, clock, dlv_q, ctx_q);
         self.slot_ram.read_clock.next = self.clock.val();
@@ -661,16 +645,6 @@ impl<const N: usize, const IW: usize> Logic for Packetization<N, IW> {
             self.cnt_overflow.increment.next = true;
         }
         self.active.next = self.active_bits.q.val();
-        self.stale_delivered_count.next = self.cnt_stale_dlv.count.val();
-        self.stale_credit_count.next = self.cnt_stale_ctx.count.val();
-        self.stale_timeout_count.next = self.cnt_stale_to.count.val();
-        self.ack_beyond_count.next = self.cnt_ack_beyond.count.val();
-        self.rtx_beyond_count.next = self.cnt_rtx_beyond.count.val();
-        self.credit_beyond_count.next = self.cnt_credit_beyond.count.val();
-        self.write_busy_count.next = self.cnt_write_busy.count.val();
-        self.delivered_msg_count.next = self.cnt_delivered.count.val();
-        self.abandoned_msg_count.next = self.cnt_abandoned.count.val();
-        self.event_overflow_count.next = self.cnt_overflow.count.val();
 
         if self.reset.val() {
             self.active_bits.d.next = 0.into();

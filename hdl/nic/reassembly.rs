@@ -109,7 +109,7 @@ use crate::common::one_hot::OneHot;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::message_read_out::MessageReadOut;
 use crate::nic::timer::Timer;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Address bits of the presets' payload memory up to 128 messages (64-bit words): 2^17 × 8 B =
@@ -120,6 +120,19 @@ pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in ingress_timeout: Bits<32>;
+    out resp_fail_reason: Bits<3>;
+    out release_valid: Bit;
+    out release_slot: Bits<IW>;
+    out release_reason: Bits<2>;
+    out busy_slots: Bits<N>;
+    out free_lists_full: Bits<5>;
+    out drop_stale_count, drop_bad_offset_count, drop_duplicate_count, drop_bad_length_count, gc_count, stale_timeout_count,
+    delivered_count: Bits<32>;
+)]
 #[registers(
     now: Bits<64>;
     live, closed, fresh: Bits<N>;
@@ -170,29 +183,13 @@ pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub ingress_timeout: Signal<In, Bits<32>>,
     pub req: RxMsgInfoRequestSink,
     pub resp: RxMsgInfoAnswerSource,
-    pub resp_fail_reason: Signal<Out, Bits<3>>,
     pub s_axis: NicRxPacketSink,
     /// Complete messages toward the CPU (`m_axis$tdata`, … in the Verilog).
     pub m_axis: NicStreamSource,
-    pub release_valid: Signal<Out, Bit>,
-    pub release_slot: Signal<Out, Bits<IW>>,
-    pub release_reason: Signal<Out, Bits<2>>,
-    pub busy_slots: Signal<Out, Bits<N>>,
-    pub free_lists_full: Signal<Out, Bits<5>>,
     /// GetRxMsgInfo's counters, passed up (`table_counters$fail_zero_len_count`, … in the Verilog).
     pub table_counters: RxMsgInfoCountersSource,
-    pub drop_stale_count: Signal<Out, Bits<32>>,
-    pub drop_bad_offset_count: Signal<Out, Bits<32>>,
-    pub drop_duplicate_count: Signal<Out, Bits<32>>,
-    pub drop_bad_length_count: Signal<Out, Bits<32>>,
-    pub gc_count: Signal<Out, Bits<32>>,
-    pub stale_timeout_count: Signal<Out, Bits<32>>,
-    pub delivered_count: Signal<Out, Bits<32>>,
     msg_table: GetRxMsgInfo<N, IW, BB>,
     timer: Timer<N, IW, 8>,
     payload: RAM<Bits<64>, PW>,
@@ -283,7 +280,18 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
             fifo_usable,
             fifo_wrote
         );
-        status_counters!(self, clock, reset, c_bad_length, c_bad_offset, c_delivered, c_duplicate, c_gc, c_stale, c_stale_timeout);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            c_bad_length => drop_bad_length_count,
+            c_bad_offset => drop_bad_offset_count,
+            c_delivered => delivered_count,
+            c_duplicate => drop_duplicate_count,
+            c_gc => gc_count,
+            c_stale => drop_stale_count,
+            c_stale_timeout => stale_timeout_count,
+        );
         clock!(self, clock, msg_table, timer, read_out);
         self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();
@@ -313,13 +321,6 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         self.busy_slots.next = self.live.q.val();
         self.free_lists_full.next = self.msg_table.free_lists_full.val();
         RxMsgInfoCountersSource::link(&mut self.table_counters, &mut self.msg_table.counters);
-        self.drop_stale_count.next = self.c_stale.count.val();
-        self.drop_bad_offset_count.next = self.c_bad_offset.count.val();
-        self.drop_duplicate_count.next = self.c_duplicate.count.val();
-        self.drop_bad_length_count.next = self.c_bad_length.count.val();
-        self.gc_count.next = self.c_gc.count.val();
-        self.stale_timeout_count.next = self.c_stale_timeout.count.val();
-        self.delivered_count.next = self.c_delivered.count.val();
 
         // ---- A new message: record {page, msg_len, key, generation} of its slot.
         self.alloc_write.next = self.msg_table.resp_valid.val() & self.msg_table.resp_is_new_msg.val();

@@ -30,7 +30,7 @@
 //! holds).
 
 use crate::common::free_list::FreeList;
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Receive size classes (packets per message, messages) of the presets for `messages` per
@@ -66,6 +66,19 @@ pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
 }
 
 /// Four receive size classes of buffers for `N = 2^IW` messages.
+#[ports(
+    in clock: Clock;
+    in reset, take, free_valid: Bit;
+    in msg_len: Bits<16>;
+    out fits, full: Bits<4>;
+    in request_fits, take_class: Bits<4>;
+    out chosen: Bits<2>;
+    out chosen_index: Bits<IW>;
+    out chosen_page: Bits<16>;
+    out fallback, exhausted: Bit;
+    in free_class: Bits<2>;
+    in free_index: Bits<IW>;
+)]
 #[registers(
     /// Per class, registered every cycle: it has a free buffer, and the index it offers.
     has_buffer: Bits<4>;
@@ -77,22 +90,6 @@ pub fn class_base_pages(classes: &[(u64, u64); 4]) -> [u64; 4] {
 )]
 #[derive(LogicBlock, Blank)]
 pub struct RxBufferClasses<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub msg_len: Signal<In, Bits<16>>,
-    pub fits: Signal<Out, Bits<4>>,
-    pub request_fits: Signal<In, Bits<4>>,
-    pub chosen: Signal<Out, Bits<2>>,
-    pub chosen_index: Signal<Out, Bits<IW>>,
-    pub chosen_page: Signal<Out, Bits<16>>,
-    pub fallback: Signal<Out, Bit>,
-    pub exhausted: Signal<Out, Bit>,
-    pub take: Signal<In, Bit>,
-    pub take_class: Signal<In, Bits<4>>,
-    pub free_valid: Signal<In, Bit>,
-    pub free_class: Signal<In, Bits<2>>,
-    pub free_index: Signal<In, Bits<IW>>,
-    pub full: Signal<Out, Bits<4>>,
     lists: [FreeList<N, IW>; 4],
     pages: [Constant<Bits<16>>; 4],
     /// Bytes a buffer of the class holds (`pages · 1024`).

@@ -39,13 +39,28 @@
 //! depth).
 
 use crate::common::ones_until::OnesUntil;
-use crate::{locals, Blank};
+use crate::{locals, ports, Blank};
 use rust_hdl::prelude::*;
 
 /// Width of a slot word (the packetization core's `slot_ram` word).
 pub const SLOT_WORD_BITS: usize = 337;
 
 /// One operation on the word of a slot of `IW` bits.
+#[ports(
+    in word: Bits<SLOT_WORD_BITS>;
+    in slot: Bits<IW>;
+    in id_known, active, rtx_flag, credit_flag, allow, raise_only, rtx_first_expiry, probe_idle_timeout: Bit;
+    in kind: Bits<3>;
+    in event_id, credit, default_credit: Bits<16>;
+    in bitmap: Bits<64>;
+    in rtx_p1, timeout_threshold: Bits<8>;
+    in install_meta: Bits<88>;
+    out updated: Bits<SLOT_WORD_BITS>;
+    out updated_active, schedule, installed, completed, abandoned, stale_delivered, stale_credit, stale_timeout, write_busy,
+    ack_beyond, rtx_beyond, credit_beyond: Bit;
+    out id: Bits<16>;
+    out schedule_meta: Bits<24>;
+)]
 #[locals(
     c_del, c_tx, c_rtx, c_pk, d_ack, d_del, x_rtx, t_rtx, t_probe, t_unacked, u_del, u_tx, u_rtx: Bits<64>;
     c_credit, c_id_base, x_credit, i_credit_req, i_credit, u_credit, u_id_base: Bits<16>;
@@ -58,39 +73,6 @@ pub const SLOT_WORD_BITS: usize = 337;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct SlotUpdate<const IW: usize> {
-    pub word: Signal<In, Bits<SLOT_WORD_BITS>>,
-    pub slot: Signal<In, Bits<IW>>,
-    pub id_known: Signal<In, Bit>,
-    pub active: Signal<In, Bit>,
-    pub kind: Signal<In, Bits<3>>,
-    pub event_id: Signal<In, Bits<16>>,
-    pub bitmap: Signal<In, Bits<64>>,
-    pub rtx_flag: Signal<In, Bit>,
-    pub credit_flag: Signal<In, Bit>,
-    pub credit: Signal<In, Bits<16>>,
-    pub allow: Signal<In, Bit>,
-    pub raise_only: Signal<In, Bit>,
-    pub rtx_p1: Signal<In, Bits<8>>,
-    pub install_meta: Signal<In, Bits<88>>,
-    pub default_credit: Signal<In, Bits<16>>,
-    pub timeout_threshold: Signal<In, Bits<8>>,
-    pub rtx_first_expiry: Signal<In, Bit>,
-    pub probe_idle_timeout: Signal<In, Bit>,
-    pub updated: Signal<Out, Bits<SLOT_WORD_BITS>>,
-    pub updated_active: Signal<Out, Bit>,
-    pub id: Signal<Out, Bits<16>>,
-    pub schedule: Signal<Out, Bit>,
-    pub schedule_meta: Signal<Out, Bits<24>>,
-    pub installed: Signal<Out, Bit>,
-    pub completed: Signal<Out, Bit>,
-    pub abandoned: Signal<Out, Bit>,
-    pub stale_delivered: Signal<Out, Bit>,
-    pub stale_credit: Signal<Out, Bit>,
-    pub stale_timeout: Signal<Out, Bit>,
-    pub write_busy: Signal<Out, Bit>,
-    pub ack_beyond: Signal<Out, Bit>,
-    pub rtx_beyond: Signal<Out, Bit>,
-    pub credit_beyond: Signal<Out, Bit>,
     pk_mask: OnesUntil<64, 7>,
     rtx_mask: OnesUntil<64, 7>,
     sent_mask: OnesUntil<64, 7>,

@@ -60,10 +60,21 @@
 //! nothing is read without its valid bit.
 
 use crate::common::one_hot::OneHot;
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// Timer module with `N = 2^IW` entries and `MW` bits of metadata.
+#[ports(
+    in clock: Clock;
+    in reset, sched_valid, cancel_valid, timeout_ready: Bit;
+    in now: Bits<64>;
+    in sched_id, cancel_id: Bits<IW>;
+    in sched_delay: Bits<32>;
+    in sched_meta: Bits<MW>;
+    out timeout_valid, timeout_offered: Bit;
+    out timeout_id: Bits<IW>;
+    out timeout_meta: Bits<MW>;
+)]
 #[registers(
     valid_bits: Bits<N>;
     scan_ptr, s1_id, out_id: Bits<IW>;
@@ -75,20 +86,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Timer<const N: usize, const IW: usize, const MW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub now: Signal<In, Bits<64>>,
-    pub sched_valid: Signal<In, Bit>,
-    pub sched_id: Signal<In, Bits<IW>>,
-    pub sched_delay: Signal<In, Bits<32>>,
-    pub sched_meta: Signal<In, Bits<MW>>,
-    pub cancel_valid: Signal<In, Bit>,
-    pub cancel_id: Signal<In, Bits<IW>>,
-    pub timeout_valid: Signal<Out, Bit>,
-    pub timeout_ready: Signal<In, Bit>,
-    pub timeout_offered: Signal<Out, Bit>,
-    pub timeout_id: Signal<Out, Bits<IW>>,
-    pub timeout_meta: Signal<Out, Bits<MW>>,
     expiry_mem: RAM<Bits<64>, IW>,
     meta_mem: RAM<Bits<MW>, IW>,
     /// One-hot masks of the IDs fired, scheduled and cancelled this cycle.

@@ -116,7 +116,7 @@ use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packet_read_out::PacketReadOut;
 use crate::nic::packetization::Packetization;
 use crate::nic::timer::Timer;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
@@ -192,6 +192,32 @@ pub fn check_tx_classes(classes: &[TxSizeClass], n: usize, pw: usize) -> Result<
 }
 
 /// The transmit path for `N = 2^IW` messages with a payload memory of `2^PW` 64-bit words.
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in default_credit: Bits<16>;
+    in timeout_threshold: Bits<8>;
+    /// Retransmit at the first expiry after an install ([`Packetization`]'s option).
+    in rtx_first_expiry: Bit;
+    in probe_idle_timeout: Bit;
+    in rto_cycles: Bits<32>;
+    out msg_id_valid: Bit;
+    out msg_id: Bits<16>;
+    // completion records
+    out done_valid, done_abandoned: Bit;
+    in done_ready: Bit;
+    out done_tx_msg_id: Bits<16>;
+    // status and counters
+    out active: Bits<N>;
+    out buffers_all_free: Bit;
+    out rejected_msg_count, framing_error_count, stale_delivered_count, stale_credit_count, stale_timeout_count, ack_beyond_count,
+    rtx_beyond_count, credit_beyond_count, delivered_msg_count, abandoned_msg_count, write_busy_count,
+    buffer_double_free_count: Bits<16>;
+    /// Slots returned and cooling down before they can be allocated again.
+    out cooling_slots: Bits<16>;
+    out buffers_exhausted: Bit;
+    out event_overflow_count: Bits<16>;
+)]
 #[registers(
     buf_in_use: Bits<N>;
     /// The core's completion, registered before the FIFO (the core's last stage decides it).
@@ -245,48 +271,14 @@ pub fn check_tx_classes(classes: &[TxSizeClass], n: usize, pw: usize) -> Result<
 )]
 #[derive(LogicBlock, Blank)]
 pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub default_credit: Signal<In, Bits<16>>,
-    pub timeout_threshold: Signal<In, Bits<8>>,
-    /// Retransmit at the first expiry after an install ([`Packetization`]'s option).
-    pub rtx_first_expiry: Signal<In, Bit>,
-    pub probe_idle_timeout: Signal<In, Bit>,
-    pub rto_cycles: Signal<In, Bits<32>>,
     // CPU message stream
     /// Messages from the CPU (`s_axis_msg$tdata`, … in the Verilog).
     pub s_axis_msg: NicStreamSink,
-    pub msg_id_valid: Signal<Out, Bit>,
-    pub msg_id: Signal<Out, Bits<16>>,
-    // completion records
-    pub done_valid: Signal<Out, Bit>,
-    pub done_ready: Signal<In, Bit>,
-    pub done_tx_msg_id: Signal<Out, Bits<16>>,
-    pub done_abandoned: Signal<Out, Bit>,
     // events
     pub dlv: DeliveredEventSink,
     pub ctx: CreditTxEventSink,
     // packet stream
     pub m_axis_pkt: NicPacketSource,
-    // status and counters
-    pub active: Signal<Out, Bits<N>>,
-    pub buffers_all_free: Signal<Out, Bit>,
-    pub rejected_msg_count: Signal<Out, Bits<16>>,
-    pub framing_error_count: Signal<Out, Bits<16>>,
-    pub stale_delivered_count: Signal<Out, Bits<16>>,
-    pub stale_credit_count: Signal<Out, Bits<16>>,
-    pub stale_timeout_count: Signal<Out, Bits<16>>,
-    pub ack_beyond_count: Signal<Out, Bits<16>>,
-    pub rtx_beyond_count: Signal<Out, Bits<16>>,
-    pub credit_beyond_count: Signal<Out, Bits<16>>,
-    pub delivered_msg_count: Signal<Out, Bits<16>>,
-    pub abandoned_msg_count: Signal<Out, Bits<16>>,
-    pub write_busy_count: Signal<Out, Bits<16>>,
-    pub buffer_double_free_count: Signal<Out, Bits<16>>,
-    /// Slots returned and cooling down before they can be allocated again.
-    pub cooling_slots: Signal<Out, Bits<16>>,
-    pub buffers_exhausted: Signal<Out, Bit>,
-    pub event_overflow_count: Signal<Out, Bits<16>>,
 
     core: Packetization<N, IW>,
     timer: Timer<N, IW, 24>,
@@ -436,7 +428,14 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
             cool_due,
             cool_steady
         );
-        status_counters!(self, clock, reset, cnt_double_free, cnt_framing, cnt_rejected);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            cnt_double_free => buffer_double_free_count,
+            cnt_framing => framing_error_count,
+            cnt_rejected => rejected_msg_count,
+        );
         clock!(self, clock, core, timer, comp_q, cool_q, read_out);
         self.read_out.reset.next = self.reset.val();
         self.payload.read_clock.next = self.clock.val();
@@ -706,8 +705,6 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         // ---------------- status ----------------
         self.active.next = self.core.active.val();
         self.buffers_all_free.next = !self.buf_in_use.q.val().any();
-        self.rejected_msg_count.next = self.cnt_rejected.count.val();
-        self.framing_error_count.next = self.cnt_framing.count.val();
         self.stale_delivered_count.next = self.core.stale_delivered_count.val();
         self.stale_credit_count.next = self.core.stale_credit_count.val();
         self.stale_timeout_count.next = self.core.stale_timeout_count.val();
@@ -718,7 +715,6 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         self.abandoned_msg_count.next = self.core.abandoned_msg_count.val();
         self.write_busy_count.next = self.core.write_busy_count.val();
         self.event_overflow_count.next = self.core.event_overflow_count.val();
-        self.buffer_double_free_count.next = self.cnt_double_free.count.val();
         self.buffers_exhausted.next = self.buf_in_use.q.val().all();
 
         if self.reset.val() {

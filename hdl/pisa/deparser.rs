@@ -46,9 +46,18 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in cfg_own_mac, cfg_peer_mac: Bits<48>;
+    in cfg_own_ip, meta_remote_ip: Bits<32>;
+    in meta_remote_port, meta_msg_len, meta_local_port, meta_tx_msg_id, meta_credit, meta_buf_ptr: Bits<16>;
+    in meta_pkt_offset, meta_rank, meta_flags, meta_grant_prio, meta_buf_size_class: Bits<8>;
+    out frame_count, length_mismatch_count: Bits<32>;
+)]
 #[registers(
     /// Output beat of the frame: 0 header beat 0 (nothing latched yet), 1–7 header, 8 payload.
     out_beat: Bits<4>;
@@ -83,29 +92,10 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Deparser {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub cfg_own_mac: Signal<In, Bits<48>>,
-    pub cfg_peer_mac: Signal<In, Bits<48>>,
-    pub cfg_own_ip: Signal<In, Bits<32>>,
-    pub meta_remote_ip: Signal<In, Bits<32>>,
-    pub meta_remote_port: Signal<In, Bits<16>>,
-    pub meta_msg_len: Signal<In, Bits<16>>,
-    pub meta_pkt_offset: Signal<In, Bits<8>>,
-    pub meta_local_port: Signal<In, Bits<16>>,
-    pub meta_tx_msg_id: Signal<In, Bits<16>>,
-    pub meta_credit: Signal<In, Bits<16>>,
-    pub meta_rank: Signal<In, Bits<8>>,
-    pub meta_flags: Signal<In, Bits<8>>,
-    pub meta_grant_prio: Signal<In, Bits<8>>,
-    pub meta_buf_ptr: Signal<In, Bits<16>>,
-    pub meta_buf_size_class: Signal<In, Bits<8>>,
     /// The payload (`s_axis$tdata`, … in the Verilog).
     pub s_axis: NicStreamSink,
     /// Frames toward the MAC.
     pub m_axis: NicStreamSource,
-    pub frame_count: Signal<Out, Bits<32>>,
-    pub length_mismatch_count: Signal<Out, Bits<32>>,
     eth_ip_start: Constant<Bits<24>>,
     ttl_protocol: Constant<Bits<16>>,
     max_payload: Constant<Bits<16>>,
@@ -150,7 +140,7 @@ impl Logic for Deparser {
             frame_ended,
             frame_bytes
         );
-        status_counters!(self, clock, reset, frames, mismatches);
+        status_counters!(self, clock, reset, frames => frame_count, mismatches => length_mismatch_count);
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
         // length (bytes 16–17 stay zero in the latched header).
@@ -313,8 +303,6 @@ impl Logic for Deparser {
         if self.frame_mismatched.val() {
             self.mismatches.increment.next = true;
         }
-        self.frame_count.next = self.frames.count.val();
-        self.length_mismatch_count.next = self.mismatches.count.val();
 
         if self.reset.val() {
             self.out_beat.d.next = 0.into();

@@ -27,9 +27,17 @@
 //! reset without an init sequence (0 is the highest priority in Homa).
 
 use crate::common::one_hot::OneHot;
-use crate::{registers, Blank};
+use crate::{ports, registers, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset, wr_valid, rd_valid: Bit;
+    in wr_index, rd_index: Bits<AW>;
+    in wr_value: Bits<W>;
+    out rd_resp_valid: Bit;
+    out rd_value: Bits<W>;
+)]
 #[registers(
     /// One bit per entry (`N = 2^AW`): the entry was written since reset.
     written: Bits<N>;
@@ -38,15 +46,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct DualPortMemory<const W: usize, const N: usize, const AW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub wr_valid: Signal<In, Bit>,
-    pub wr_index: Signal<In, Bits<AW>>,
-    pub wr_value: Signal<In, Bits<W>>,
-    pub rd_valid: Signal<In, Bit>,
-    pub rd_index: Signal<In, Bits<AW>>,
-    pub rd_resp_valid: Signal<Out, Bit>,
-    pub rd_value: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
     /// One-hot mask of the entry written this cycle.
     write_mask: OneHot<N, AW>,

@@ -22,10 +22,17 @@
 //! # Latency and throughput
 //! One beat per cycle; both results one cycle after the beat they judge.
 
-use crate::{locals, registers};
+use crate::{locals, ports, registers};
 use rust_hdl::prelude::*;
 
 /// The frame and DATA length checks of a 64-bit payload stream.
+#[ports(
+    in clock: Clock;
+    in reset, beat, first, last: Bit;
+    in tkeep, pkt_offset: Bits<8>;
+    in ip_total_len, msg_len: Bits<16>;
+    out verdict, frame_ok, data_length_ok: Bit;
+)]
 #[registers(
     /// Bytes counted and whether a beat was short, for the frame under way.
     fl_bytes: Bits<16>;
@@ -37,20 +44,7 @@ use rust_hdl::prelude::*;
     p_start, p_len, p_rest, p_expected, p_carried: Bits<24>;
 )]
 #[derive(LogicBlock, Default)]
-pub struct FrameLengthCheck {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub beat: Signal<In, Bit>,
-    pub first: Signal<In, Bit>,
-    pub last: Signal<In, Bit>,
-    pub tkeep: Signal<In, Bits<8>>,
-    pub ip_total_len: Signal<In, Bits<16>>,
-    pub msg_len: Signal<In, Bits<16>>,
-    pub pkt_offset: Signal<In, Bits<8>>,
-    pub verdict: Signal<Out, Bit>,
-    pub frame_ok: Signal<Out, Bit>,
-    pub data_length_ok: Signal<Out, Bit>,
-}
+pub struct FrameLengthCheck {}
 
 impl Logic for FrameLengthCheck {
     #[hdl_gen]

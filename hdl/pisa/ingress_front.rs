@@ -96,9 +96,16 @@ use crate::common::stream_fifo::StreamFifo;
 use crate::pisa::frame_length_check::FrameLengthCheck;
 use crate::pisa::match_action::{MatchEntry, MatchTable, ACTION_DROP};
 use crate::pisa::parser::Parser;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    out frame_count, not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count, data_count,
+    chop_count, control_count, no_action_count, bad_length_count, rx_fail_count, duplicate_data_count, forwarded_count,
+    bad_frame_length_count: Bits<32>;
+)]
 #[registers(
     hold_valid, hold_issued, hold_table, hold_final, hold_mark, hold_mark_op, hold_answered, vd_seen, vd_good, ans_fail, ans_new_pkt,
     ans_last: Bit;
@@ -121,8 +128,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct IngressFront<const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     /// Frames from the MAC (`s_axis$tdata`, … in the Verilog).
     pub s_axis: NicStreamSink,
     pub req: RxMsgInfoRequestSource,
@@ -130,21 +135,6 @@ pub struct IngressFront<const IW: usize> {
     pub m_axis: NicRxPacketSource,
     pub act: ControlActionSource,
     pub done: DataAnswerSource<IW>,
-    pub frame_count: Signal<Out, Bits<32>>,
-    pub not_ipv4_count: Signal<Out, Bits<32>>,
-    pub wrong_protocol_count: Signal<Out, Bits<32>>,
-    pub too_short_count: Signal<Out, Bits<32>>,
-    pub bad_checksum_count: Signal<Out, Bits<32>>,
-    pub bad_flags_count: Signal<Out, Bits<32>>,
-    pub data_count: Signal<Out, Bits<32>>,
-    pub chop_count: Signal<Out, Bits<32>>,
-    pub control_count: Signal<Out, Bits<32>>,
-    pub no_action_count: Signal<Out, Bits<32>>,
-    pub bad_length_count: Signal<Out, Bits<32>>,
-    pub rx_fail_count: Signal<Out, Bits<32>>,
-    pub duplicate_data_count: Signal<Out, Bits<32>>,
-    pub forwarded_count: Signal<Out, Bits<32>>,
-    pub bad_frame_length_count: Signal<Out, Bits<32>>,
     parser: Parser,
     dispatch: MatchTable<Bits<152>>,
     payload: StreamFifo<Bits<74>, 5>,
@@ -215,15 +205,15 @@ impl<const IW: usize> Logic for IngressFront<IW> {
             self,
             clock,
             reset,
-            n_bad_length,
-            n_chop,
-            n_control,
-            n_data,
-            n_duplicate,
-            n_forwarded,
-            n_frame_length,
-            n_no_action,
-            n_rx_fail
+            n_bad_length => bad_length_count,
+            n_chop => chop_count,
+            n_control => control_count,
+            n_data => data_count,
+            n_duplicate => duplicate_data_count,
+            n_forwarded => forwarded_count,
+            n_frame_length => bad_frame_length_count,
+            n_no_action => no_action_count,
+            n_rx_fail => rx_fail_count,
         );
         clock!(self, clock, parser, dispatch, payload, decisions, lengths);
         self.parser.reset.next = self.reset.val();
@@ -501,16 +491,6 @@ impl<const IW: usize> Logic for IngressFront<IW> {
                 self.n_forwarded.increment.next = true;
             }
         }
-
-        self.data_count.next = self.n_data.count.val();
-        self.chop_count.next = self.n_chop.count.val();
-        self.control_count.next = self.n_control.count.val();
-        self.no_action_count.next = self.n_no_action.count.val();
-        self.bad_length_count.next = self.n_bad_length.count.val();
-        self.rx_fail_count.next = self.n_rx_fail.count.val();
-        self.duplicate_data_count.next = self.n_duplicate.count.val();
-        self.forwarded_count.next = self.n_forwarded.count.val();
-        self.bad_frame_length_count.next = self.n_frame_length.count.val();
 
         if self.reset.val() {
             self.hold_valid.d.next = false;

@@ -26,7 +26,7 @@
 //! DATA; `ACK` (mask 0x02) → ACK; `NACK` or `PULL` → CREDIT; default → DROP. See
 //! `MatchEntry` and the tests in testbenches/tests/pisa_match_action.rs.
 
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 fn wide128(x: u128) -> Bits<128> {
@@ -64,6 +64,18 @@ pub fn flags_example_program() -> Vec<MatchEntry> {
 /// Entries per table.
 pub const MATCH_ENTRIES: usize = 8;
 
+#[ports(
+    in clock: Clock;
+    in reset, in_valid, cfg_write_valid, cfg_write_enable: Bit;
+    in in_key, cfg_write_key, cfg_write_mask: Bits<16>;
+    in in_meta: D;
+    out out_valid, out_hit: Bit;
+    out out_entry: Bits<3>;
+    out out_action: Bits<4>;
+    out out_meta: D;
+    in cfg_write_index: Bits<3>;
+    in cfg_write_action: Bits<4>;
+)]
 #[registers(
     entry_valid: Bits<8>;
     keys, masks: Bits<128>;
@@ -79,22 +91,6 @@ pub const MATCH_ENTRIES: usize = 8;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct MatchTable<D: Synth> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub in_valid: Signal<In, Bit>,
-    pub in_key: Signal<In, Bits<16>>,
-    pub in_meta: Signal<In, D>,
-    pub out_valid: Signal<Out, Bit>,
-    pub out_hit: Signal<Out, Bit>,
-    pub out_entry: Signal<Out, Bits<3>>,
-    pub out_action: Signal<Out, Bits<4>>,
-    pub out_meta: Signal<Out, D>,
-    pub cfg_write_valid: Signal<In, Bit>,
-    pub cfg_write_index: Signal<In, Bits<3>>,
-    pub cfg_write_enable: Signal<In, Bit>,
-    pub cfg_write_key: Signal<In, Bits<16>>,
-    pub cfg_write_mask: Signal<In, Bits<16>>,
-    pub cfg_write_action: Signal<In, Bits<4>>,
     init_valid: Constant<Bits<8>>,
     init_keys: Constant<Bits<128>>,
     init_masks: Constant<Bits<128>>,

@@ -44,9 +44,20 @@
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    out m_axis_tfirst: Bit;
+    out hdr_dst_mac, hdr_src_mac: Bits<48>;
+    out hdr_ip_tos, hdr_ip_ttl, hdr_flags, hdr_pkt_offset, hdr_grant_prio, hdr_buf_size_class: Bits<8>;
+    out hdr_ip_total_len, hdr_ip_ident, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pull_offset, hdr_tx_msg_id,
+    hdr_buf_ptr: Bits<16>;
+    out hdr_src_ip, hdr_dst_ip, frame_count, not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count,
+    bad_flags_count: Bits<32>;
+)]
 #[registers(
     /// Beat of the frame being received: 0–7 header, 8 payload.
     in_beat: Bits<4>;
@@ -72,37 +83,10 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Parser {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     /// Frames from the MAC (`s_axis$tdata`, … in the Verilog).
     pub s_axis: NicStreamSink,
     /// The payload of each accepted frame.
     pub m_axis: NicStreamSource,
-    pub m_axis_tfirst: Signal<Out, Bit>,
-    pub hdr_dst_mac: Signal<Out, Bits<48>>,
-    pub hdr_src_mac: Signal<Out, Bits<48>>,
-    pub hdr_ip_tos: Signal<Out, Bits<8>>,
-    pub hdr_ip_total_len: Signal<Out, Bits<16>>,
-    pub hdr_ip_ident: Signal<Out, Bits<16>>,
-    pub hdr_ip_ttl: Signal<Out, Bits<8>>,
-    pub hdr_src_ip: Signal<Out, Bits<32>>,
-    pub hdr_dst_ip: Signal<Out, Bits<32>>,
-    pub hdr_flags: Signal<Out, Bits<8>>,
-    pub hdr_src_context: Signal<Out, Bits<16>>,
-    pub hdr_dst_context: Signal<Out, Bits<16>>,
-    pub hdr_msg_len: Signal<Out, Bits<16>>,
-    pub hdr_pkt_offset: Signal<Out, Bits<8>>,
-    pub hdr_pull_offset: Signal<Out, Bits<16>>,
-    pub hdr_grant_prio: Signal<Out, Bits<8>>,
-    pub hdr_tx_msg_id: Signal<Out, Bits<16>>,
-    pub hdr_buf_ptr: Signal<Out, Bits<16>>,
-    pub hdr_buf_size_class: Signal<Out, Bits<8>>,
-    pub frame_count: Signal<Out, Bits<32>>,
-    pub not_ipv4_count: Signal<Out, Bits<32>>,
-    pub wrong_protocol_count: Signal<Out, Bits<32>>,
-    pub too_short_count: Signal<Out, Bits<32>>,
-    pub bad_checksum_count: Signal<Out, Bits<32>>,
-    pub bad_flags_count: Signal<Out, Bits<32>>,
     ip_protocol: Constant<Bits<8>>,
     eth_ip_start: Constant<Bits<24>>,
     frames: WrappingCounter<32>,
@@ -136,7 +120,17 @@ impl Logic for Parser {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending);
-        status_counters!(self, clock, reset, bad_checksums, bad_flagss, frames, not_ipv4s, too_shorts, wrong_protocols);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            bad_checksums => bad_checksum_count,
+            bad_flagss => bad_flags_count,
+            frames => frame_count,
+            not_ipv4s => not_ipv4_count,
+            too_shorts => too_short_count,
+            wrong_protocols => wrong_protocol_count,
+        );
         self.in_payload.next = self.in_beat.q.val() == 8;
         self.header_beat.next = !self.in_payload.val();
         self.empty_taken.next = self.s1_empty_pending.q.val() & self.m_axis.tready.val();
@@ -299,13 +293,6 @@ impl Logic for Parser {
         self.hdr_buf_ptr.next =
             (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
         self.hdr_buf_size_class.next = self.h.val().get_bits::<8>(392);
-
-        self.frame_count.next = self.frames.count.val();
-        self.not_ipv4_count.next = self.not_ipv4s.count.val();
-        self.wrong_protocol_count.next = self.wrong_protocols.count.val();
-        self.too_short_count.next = self.too_shorts.count.val();
-        self.bad_checksum_count.next = self.bad_checksums.count.val();
-        self.bad_flags_count.next = self.bad_flagss.count.val();
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();

@@ -95,7 +95,7 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
 use crate::common::popcount::Popcount;
 use crate::pisa::waiting_queue::WaitingQueue;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 pub const OP_ARRIVE: u64 = 1;
@@ -115,6 +115,22 @@ fn arr<T: Default, const N: usize>() -> [T; N] {
     std::array::from_fn(|_| T::default())
 }
 
+#[ports(
+    in clock: Clock;
+    in reset, op_valid: Bit;
+    in cfg_overcommit: Bits<5>;
+    in cfg_rtt_pkts, op_remaining, op_received, op_total, op_granted: Bits<8>;
+    in op_code: Bits<2>;
+    in op_id: Bits<IW>;
+    out res_valid, res_grant: Bit;
+    out res_id: Bits<IW>;
+    out res_grant_offset, res_received, res_total: Bits<8>;
+    out res_position: Bits<4>;
+    out inserts_count, removes_count, unknown_removes_count, grants_count, fifo_enters_count, skipped_arrivals_count,
+    close_arrivals_count: Bits<32>;
+    out occupancy: Bits<5>;
+    out fifo_level: Bits<16>;
+)]
 #[registers(
     // ---- Per-id bits (N = 2^IW wide).
     queued, in_fifo, done: Bits<N>;
@@ -158,33 +174,6 @@ fn arr<T: Default, const N: usize>() -> [T; N] {
 )]
 #[derive(LogicBlock, Blank)]
 pub struct PriorityScheduler<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub cfg_overcommit: Signal<In, Bits<5>>,
-    pub cfg_rtt_pkts: Signal<In, Bits<8>>,
-    pub op_valid: Signal<In, Bit>,
-    pub op_code: Signal<In, Bits<2>>,
-    pub op_id: Signal<In, Bits<IW>>,
-    pub op_remaining: Signal<In, Bits<8>>,
-    pub op_received: Signal<In, Bits<8>>,
-    pub op_total: Signal<In, Bits<8>>,
-    pub op_granted: Signal<In, Bits<8>>,
-    pub res_valid: Signal<Out, Bit>,
-    pub res_grant: Signal<Out, Bit>,
-    pub res_id: Signal<Out, Bits<IW>>,
-    pub res_grant_offset: Signal<Out, Bits<8>>,
-    pub res_position: Signal<Out, Bits<4>>,
-    pub res_received: Signal<Out, Bits<8>>,
-    pub res_total: Signal<Out, Bits<8>>,
-    pub inserts_count: Signal<Out, Bits<32>>,
-    pub removes_count: Signal<Out, Bits<32>>,
-    pub unknown_removes_count: Signal<Out, Bits<32>>,
-    pub grants_count: Signal<Out, Bits<32>>,
-    pub fifo_enters_count: Signal<Out, Bits<32>>,
-    pub skipped_arrivals_count: Signal<Out, Bits<32>>,
-    pub close_arrivals_count: Signal<Out, Bits<32>>,
-    pub occupancy: Signal<Out, Bits<5>>,
-    pub fifo_level: Signal<Out, Bits<16>>,
     // ---- Entries (flip-flops).
     e_valid: [DFF<Bit>; 16],
     e_id: [DFF<Bits<IW>>; 16],
@@ -354,7 +343,18 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
             s1_res_received,
             s1_res_total
         );
-        status_counters!(self, clock, reset, close_arrivals, fifo_enters, grants, inserts, removes, skipped, unknown_removes);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            close_arrivals => close_arrivals_count,
+            fifo_enters => fifo_enters_count,
+            grants => grants_count,
+            inserts => inserts_count,
+            removes => removes_count,
+            skipped => skipped_arrivals_count,
+            unknown_removes => unknown_removes_count,
+        );
         for i in 0..16 {
             self.e_valid[i].clock.next = self.clock.val();
             self.e_id[i].clock.next = self.clock.val();
@@ -693,13 +693,6 @@ impl<const N: usize, const IW: usize> Logic for PriorityScheduler<N, IW> {
         self.res_position.next = self.s1_res_position.q.val();
         self.res_received.next = self.s1_res_received.q.val();
         self.res_total.next = self.s1_res_total.q.val();
-        self.inserts_count.next = self.inserts.count.val();
-        self.removes_count.next = self.removes.count.val();
-        self.unknown_removes_count.next = self.unknown_removes.count.val();
-        self.grants_count.next = self.grants.count.val();
-        self.fifo_enters_count.next = self.fifo_enters.count.val();
-        self.skipped_arrivals_count.next = self.skipped.count.val();
-        self.close_arrivals_count.next = self.close_arrivals.count.val();
         self.occupancy_count.bitmap.next = self.valid_chain[16].val();
         self.occupancy.next = self.occupancy_count.count.val();
         self.fifo_level.next = self.waiting.level.val();

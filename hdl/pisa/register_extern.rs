@@ -36,7 +36,7 @@
 //! RAM write            M[i]←a (end of cycle)  M[i]←b
 //! ```
 
-use crate::{locals, registers};
+use crate::{locals, ports, registers};
 use rust_hdl::prelude::*;
 
 pub const OP_KEEP: u64 = 0;
@@ -44,6 +44,16 @@ pub const OP_ADD: u64 = 1;
 pub const OP_WRITE: u64 = 2;
 pub const OP_MAX: u64 = 3;
 
+#[ports(
+    in clock: Clock;
+    in reset, req_valid, req_pred: Bit;
+    in req_index: Bits<AW>;
+    in req_op_true, req_op_false: Bits<2>;
+    in req_value_true, req_value_false: Bits<W>;
+    out resp_valid: Bit;
+    out resp_index: Bits<AW>;
+    out resp_old, resp_new: Bits<W>;
+)]
 #[registers(
     /// Stage 1: the request whose RAM read is under way.
     s1_valid: Bit;
@@ -60,19 +70,6 @@ pub const OP_MAX: u64 = 3;
 )]
 #[derive(LogicBlock, Default)]
 pub struct RegisterExtern<const W: usize, const AW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub req_valid: Signal<In, Bit>,
-    pub req_index: Signal<In, Bits<AW>>,
-    pub req_pred: Signal<In, Bit>,
-    pub req_op_true: Signal<In, Bits<2>>,
-    pub req_value_true: Signal<In, Bits<W>>,
-    pub req_op_false: Signal<In, Bits<2>>,
-    pub req_value_false: Signal<In, Bits<W>>,
-    pub resp_valid: Signal<Out, Bit>,
-    pub resp_index: Signal<Out, Bits<AW>>,
-    pub resp_old: Signal<Out, Bits<W>>,
-    pub resp_new: Signal<Out, Bits<W>>,
     array: RAM<Bits<W>, AW>,
 }
 

@@ -31,10 +31,20 @@
 //! state write every cycle. A write to the message being read in a+1 reaches a+2 through
 //! forwarding registers, as the RAMs read before they write.
 
-use crate::{locals, registers};
+use crate::{locals, ports, registers};
 use rust_hdl::prelude::*;
 
 /// The waiting messages of a scheduler of `2^IW` ids.
+#[ports(
+    in clock: Clock;
+    in reset, push, write_state, write_limits, pop_allowed: Bit;
+    in id: Bits<IW>;
+    in remaining, received, total, granted: Bits<8>;
+    out reading, loading: Bit;
+    out reading_id, load_id: Bits<IW>;
+    out load_remaining, load_received, load_total, load_granted: Bits<8>;
+    out level: Bits<16>;
+)]
 #[registers(
     fifo_head, fifo_tail: Bits<IW>;
     fifo_count: Bits<16>;
@@ -55,26 +65,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Default)]
 pub struct WaitingQueue<const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub id: Signal<In, Bits<IW>>,
-    pub push: Signal<In, Bit>,
-    pub write_state: Signal<In, Bit>,
-    pub remaining: Signal<In, Bits<8>>,
-    pub received: Signal<In, Bits<8>>,
-    pub write_limits: Signal<In, Bit>,
-    pub total: Signal<In, Bits<8>>,
-    pub granted: Signal<In, Bits<8>>,
-    pub pop_allowed: Signal<In, Bit>,
-    pub reading: Signal<Out, Bit>,
-    pub reading_id: Signal<Out, Bits<IW>>,
-    pub loading: Signal<Out, Bit>,
-    pub load_id: Signal<Out, Bits<IW>>,
-    pub load_remaining: Signal<Out, Bits<8>>,
-    pub load_received: Signal<Out, Bits<8>>,
-    pub load_total: Signal<Out, Bits<8>>,
-    pub load_granted: Signal<Out, Bits<8>>,
-    pub level: Signal<Out, Bits<16>>,
     fifo_ids: RAM<Bits<IW>, IW>,
     wait_rr: RAM<Bits<16>, IW>,
     wait_tg: RAM<Bits<16>, IW>,

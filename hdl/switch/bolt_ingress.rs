@@ -91,7 +91,7 @@
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::bolt_header::Q_SIZE_MAX;
 use crate::switch::supply_unit::{SupplyMode, SupplyUnit};
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
 
@@ -158,6 +158,18 @@ impl BoltParams {
 pub const BOLT_CONFIG_INPUTS: [&str; 4] = ["cfg_mtu", "cfg_cc_thresh", "cfg_pru_enable", "cfg_sm_enable"];
 
 /// The Bolt ingress block for `P = 2^PW` egress ports (at most 128).
+#[ports(
+    in clock: Clock;
+    in reset, in_valid, in_bolt, cfg_pru_enable, cfg_sm_enable: Bit;
+    in now, in_queue_bytes, cfg_cc_thresh: Bits<32>;
+    in in_flags, in_ingress_port, in_egress_port: Bits<8>;
+    in in_pkt_len, cfg_mtu: Bits<16>;
+    out out_valid, out_drop, out_src: Bit;
+    out out_flags, out_link_rate, out_ingress_port, out_egress_port: Bits<8>;
+    out out_q_size, out_supply_token: Bits<24>;
+    out out_pkt_len, out_pru_token: Bits<16>;
+    out bad_port_count, not_bolt_count, src_count, pru_token_count, pru_grant_count, supply_grant_count: Bits<32>;
+)]
 #[registers(
     seen: Bits<P>;
     // Stage 0 → 1.
@@ -198,37 +210,6 @@ pub const BOLT_CONFIG_INPUTS: [&str; 4] = ["cfg_mtu", "cfg_cc_thresh", "cfg_pru_
 )]
 #[derive(LogicBlock, Blank)]
 pub struct BoltIngress<const P: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub now: Signal<In, Bits<32>>,
-    pub in_valid: Signal<In, Bit>,
-    pub in_bolt: Signal<In, Bit>,
-    pub in_flags: Signal<In, Bits<8>>,
-    pub in_pkt_len: Signal<In, Bits<16>>,
-    pub in_ingress_port: Signal<In, Bits<8>>,
-    pub in_egress_port: Signal<In, Bits<8>>,
-    pub in_queue_bytes: Signal<In, Bits<32>>,
-    pub cfg_mtu: Signal<In, Bits<16>>,
-    pub cfg_cc_thresh: Signal<In, Bits<32>>,
-    pub cfg_pru_enable: Signal<In, Bit>,
-    pub cfg_sm_enable: Signal<In, Bit>,
-    pub out_valid: Signal<Out, Bit>,
-    pub out_drop: Signal<Out, Bit>,
-    pub out_flags: Signal<Out, Bits<8>>,
-    pub out_src: Signal<Out, Bit>,
-    pub out_q_size: Signal<Out, Bits<24>>,
-    pub out_link_rate: Signal<Out, Bits<8>>,
-    pub out_ingress_port: Signal<Out, Bits<8>>,
-    pub out_egress_port: Signal<Out, Bits<8>>,
-    pub out_pkt_len: Signal<Out, Bits<16>>,
-    pub out_pru_token: Signal<Out, Bits<16>>,
-    pub out_supply_token: Signal<Out, Bits<24>>,
-    pub bad_port_count: Signal<Out, Bits<32>>,
-    pub not_bolt_count: Signal<Out, Bits<32>>,
-    pub src_count: Signal<Out, Bits<32>>,
-    pub pru_token_count: Signal<Out, Bits<32>>,
-    pub pru_grant_count: Signal<Out, Bits<32>>,
-    pub supply_grant_count: Signal<Out, Bits<32>>,
     // Parameters.
     num_ports: Constant<Bits<8>>,
     token_bias: Constant<Bits<24>>,
@@ -323,7 +304,17 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
             s3_token,
             s3_wrote
         );
-        status_counters!(self, clock, reset, bad_ports, not_bolts, pru_grants, pru_tokens, srcs, supply_grants);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            bad_ports => bad_port_count,
+            not_bolts => not_bolt_count,
+            pru_grants => pru_grant_count,
+            pru_tokens => pru_token_count,
+            srcs => src_count,
+            supply_grants => supply_grant_count,
+        );
         self.last_arrival_mem.read_clock.next = self.clock.val();
         self.last_arrival_mem.write_clock.next = self.clock.val();
         self.port_cfg_mem.read_clock.next = self.clock.val();
@@ -502,12 +493,6 @@ impl<const P: usize, const PW: usize> Logic for BoltIngress<P, PW> {
         self.out_pkt_len.next = self.s3_len.q.val();
         self.out_pru_token.next = self.s3_pru.q.val();
         self.out_supply_token.next = self.s3_token.q.val();
-        self.bad_port_count.next = self.bad_ports.count.val();
-        self.not_bolt_count.next = self.not_bolts.count.val();
-        self.src_count.next = self.srcs.count.val();
-        self.pru_token_count.next = self.pru_tokens.count.val();
-        self.pru_grant_count.next = self.pru_grants.count.val();
-        self.supply_grant_count.next = self.supply_grants.count.val();
 
         if self.reset.val() {
             self.seen.d.next = 0.into();

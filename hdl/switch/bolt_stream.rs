@@ -71,9 +71,19 @@ use crate::common::event_counter::WrappingCounter;
 use crate::common::stream_fifo::StreamFifo;
 use crate::switch::bolt_header::BOLT_IP_PROTOCOL;
 use crate::switch::bolt_ingress::{BoltIngress, BoltParams};
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
+#[ports(
+    in clock: Clock;
+    in reset, cfg_pru_enable, cfg_sm_enable: Bit;
+    in now, cfg_cc_thresh: Bits<32>;
+    in cfg_mtu: Bits<16>;
+    in s_axis_tuser: Bits<48>;
+    out m_src_axis_tdest: Bits<8>;
+    out bad_port_count, not_bolt_count, src_count, pru_token_count, pru_grant_count, supply_grant_count, not_ipv4_count,
+    wrong_protocol_count, too_short_count, src_sent_count, src_dropped_count, length_mismatch_count: Bits<32>;
+)]
 #[registers(
     // Input side: the frame being received.
     in_beat: Bits<4>;
@@ -116,33 +126,12 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct BoltStream<const P: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub now: Signal<In, Bits<32>>,
-    pub cfg_mtu: Signal<In, Bits<16>>,
-    pub cfg_cc_thresh: Signal<In, Bits<32>>,
-    pub cfg_pru_enable: Signal<In, Bit>,
-    pub cfg_sm_enable: Signal<In, Bit>,
     /// Frames arriving at the switch (`s_axis$tdata`, … in the Verilog).
     pub s_axis: NicStreamSink,
-    pub s_axis_tuser: Signal<In, Bits<48>>,
     /// Frames leaving toward the egress port (Bolt header updated).
     pub m_axis: NicStreamSource,
     /// SRC frames back toward senders.
     pub m_src_axis: NicStreamSource,
-    pub m_src_axis_tdest: Signal<Out, Bits<8>>,
-    pub bad_port_count: Signal<Out, Bits<32>>,
-    pub not_bolt_count: Signal<Out, Bits<32>>,
-    pub src_count: Signal<Out, Bits<32>>,
-    pub pru_token_count: Signal<Out, Bits<32>>,
-    pub pru_grant_count: Signal<Out, Bits<32>>,
-    pub supply_grant_count: Signal<Out, Bits<32>>,
-    pub not_ipv4_count: Signal<Out, Bits<32>>,
-    pub wrong_protocol_count: Signal<Out, Bits<32>>,
-    pub too_short_count: Signal<Out, Bits<32>>,
-    pub src_sent_count: Signal<Out, Bits<32>>,
-    pub src_dropped_count: Signal<Out, Bits<32>>,
-    pub length_mismatch_count: Signal<Out, Bits<32>>,
     core: BoltIngress<P, PW>,
     data_fifo: StreamFifo<Bits<89>, 5>,
     decision_fifo: StreamFifo<Bits<9>, 6>,
@@ -273,7 +262,17 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
             head_shown,
             cycle_count
         );
-        status_counters!(self, clock, reset, length_mismatches, not_ipv4s, srcs_dropped, srcs_sent, too_shorts, wrong_protocols);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            length_mismatches => length_mismatch_count,
+            not_ipv4s => not_ipv4_count,
+            srcs_dropped => src_dropped_count,
+            srcs_sent => src_sent_count,
+            too_shorts => too_short_count,
+            wrong_protocols => wrong_protocol_count,
+        );
         clock!(self, clock, core, data_fifo, decision_fifo);
         self.core.reset.next = self.reset.val();
         self.data_fifo.reset.next = self.reset.val();
@@ -573,12 +572,6 @@ impl<const P: usize, const PW: usize> Logic for BoltStream<P, PW> {
         self.pru_token_count.next = self.core.pru_token_count.val();
         self.pru_grant_count.next = self.core.pru_grant_count.val();
         self.supply_grant_count.next = self.core.supply_grant_count.val();
-        self.not_ipv4_count.next = self.not_ipv4s.count.val();
-        self.wrong_protocol_count.next = self.wrong_protocols.count.val();
-        self.too_short_count.next = self.too_shorts.count.val();
-        self.src_sent_count.next = self.srcs_sent.count.val();
-        self.src_dropped_count.next = self.srcs_dropped.count.val();
-        self.length_mismatch_count.next = self.length_mismatches.count.val();
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();

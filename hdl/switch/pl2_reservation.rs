@@ -84,7 +84,7 @@
 
 use crate::common::event_counter::WrappingCounter;
 use crate::switch::timeslot_counters::TimeslotCounters;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// What a frame is to the reservation block (`in_kind`).
@@ -117,6 +117,18 @@ pub const DEFAULT_UNSOLICITED_LIMIT: u32 = 64;
 pub const PL2_LATENCY: u64 = 3;
 
 /// The block for up to `P = 2^PW` ports (at most 64), `ports` of them in use.
+#[ports(
+    in clock: Clock;
+    in reset, in_valid: Bit;
+    in cfg_max_demand, in_src_port, in_dst_port, in_demand: Bits<8>;
+    in cfg_unsolicited_limit: Bits<32>;
+    in in_kind: Bits<2>;
+    out out_valid, out_drop, out_grant: Bit;
+    out out_kind: Bits<2>;
+    out out_src_port, out_dst_port, out_demand: Bits<8>;
+    out out_send_timeslot, out_recv_timeslot, rsv_count, data_count, refused_count, bad_port_count, bad_demand_count, clamped_count,
+    underflow_count, saturated_count: Bits<32>;
+)]
 #[registers(
     // s0 → s1.
     s1_valid, s1_drop: Bit;
@@ -143,32 +155,6 @@ pub const PL2_LATENCY: u64 = 3;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct Pl2Reservation<const P: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub cfg_max_demand: Signal<In, Bits<8>>,
-    pub cfg_unsolicited_limit: Signal<In, Bits<32>>,
-    pub in_valid: Signal<In, Bit>,
-    pub in_kind: Signal<In, Bits<2>>,
-    pub in_src_port: Signal<In, Bits<8>>,
-    pub in_dst_port: Signal<In, Bits<8>>,
-    pub in_demand: Signal<In, Bits<8>>,
-    pub out_valid: Signal<Out, Bit>,
-    pub out_kind: Signal<Out, Bits<2>>,
-    pub out_src_port: Signal<Out, Bits<8>>,
-    pub out_dst_port: Signal<Out, Bits<8>>,
-    pub out_drop: Signal<Out, Bit>,
-    pub out_grant: Signal<Out, Bit>,
-    pub out_demand: Signal<Out, Bits<8>>,
-    pub out_send_timeslot: Signal<Out, Bits<32>>,
-    pub out_recv_timeslot: Signal<Out, Bits<32>>,
-    pub rsv_count: Signal<Out, Bits<32>>,
-    pub data_count: Signal<Out, Bits<32>>,
-    pub refused_count: Signal<Out, Bits<32>>,
-    pub bad_port_count: Signal<Out, Bits<32>>,
-    pub bad_demand_count: Signal<Out, Bits<32>>,
-    pub clamped_count: Signal<Out, Bits<32>>,
-    pub underflow_count: Signal<Out, Bits<32>>,
-    pub saturated_count: Signal<Out, Bits<32>>,
     num_ports: Constant<Bits<8>>,
     out_reservation: TimeslotCounters<P, PW>,
     in_reservation: TimeslotCounters<P, PW>,
@@ -234,7 +220,19 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
             s3_send_timeslot,
             s3_recv_timeslot
         );
-        status_counters!(self, clock, reset, bad_demands, bad_ports, clamped, datas, refused, rsvs, saturations, underflows);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            bad_demands => bad_demand_count,
+            bad_ports => bad_port_count,
+            clamped => clamped_count,
+            datas => data_count,
+            refused => refused_count,
+            rsvs => rsv_count,
+            saturations => saturated_count,
+            underflows => underflow_count,
+        );
         self.out_reservation.clock.next = self.clock.val();
         self.out_reservation.reset.next = self.reset.val();
         self.in_reservation.clock.next = self.clock.val();
@@ -340,14 +338,6 @@ impl<const P: usize, const PW: usize> Logic for Pl2Reservation<P, PW> {
         self.out_demand.next = self.s3_demand.q.val();
         self.out_send_timeslot.next = self.s3_send_timeslot.q.val();
         self.out_recv_timeslot.next = self.s3_recv_timeslot.q.val();
-        self.rsv_count.next = self.rsvs.count.val();
-        self.data_count.next = self.datas.count.val();
-        self.refused_count.next = self.refused.count.val();
-        self.bad_port_count.next = self.bad_ports.count.val();
-        self.bad_demand_count.next = self.bad_demands.count.val();
-        self.clamped_count.next = self.clamped.count.val();
-        self.underflow_count.next = self.underflows.count.val();
-        self.saturated_count.next = self.saturations.count.val();
 
         if self.reset.val() {
             self.s1_valid.d.next = false;

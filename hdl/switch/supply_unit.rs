@@ -25,6 +25,7 @@
 //! of the Verilog source as the macro `NT_MEM_DIR`, synthesis tools find the file next to the
 //! sources (add it to the project, or run from its folder). [`supply_table_hex`] writes it.
 
+use crate::ports;
 use rust_hdl::prelude::*;
 
 /// How the supply is computed.
@@ -52,12 +53,13 @@ pub fn supply_table_hex(rate_q8: u16) -> String {
     s
 }
 
+#[ports(
+    in clock: Clock;
+    in inter_arrival, rate_q8: Bits<16>;
+    out supply: Bits<24>;
+)]
 #[derive(LogicBlock)]
 pub struct SupplyUnit {
-    pub clock: Signal<In, Clock>,
-    pub inter_arrival: Signal<In, Bits<16>>,
-    pub rate_q8: Signal<In, Bits<16>>,
-    pub supply: Signal<Out, Bits<24>>,
     _mode: SupplyMode,
 }
 

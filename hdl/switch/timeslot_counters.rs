@@ -39,7 +39,7 @@
 //! Yosys xcup (`P` = 64, per module): 378 LUTs, 185 flip-flops, 40 LUTRAM, 7 LUT levels (forwarding
 //! compare → old value → release-at-0 check).
 
-use crate::{locals, registers, Blank};
+use crate::{locals, ports, registers, Blank};
 use rust_hdl::prelude::*;
 
 /// `req_op` codes.
@@ -49,6 +49,16 @@ pub const OP_RELEASE: u64 = 2;
 pub const OP_RELEASE_UNLESS_ABOVE: u64 = 3;
 
 /// Counters of `P = 2^PW` ports.
+#[ports(
+    in clock: Clock;
+    in reset, req_valid: Bit;
+    in req_port: Bits<PW>;
+    in req_op: Bits<2>;
+    in req_amount: Bits<8>;
+    in req_limit: Bits<32>;
+    out resp_valid, resp_saturated, resp_underflow, resp_refused: Bit;
+    out resp_old: Bits<32>;
+)]
 #[registers(
     /// Ports written since reset; an unwritten port reads 0.
     written: Bits<P>;
@@ -69,18 +79,6 @@ pub const OP_RELEASE_UNLESS_ABOVE: u64 = 3;
 )]
 #[derive(LogicBlock, Blank)]
 pub struct TimeslotCounters<const P: usize, const PW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub req_valid: Signal<In, Bit>,
-    pub req_port: Signal<In, Bits<PW>>,
-    pub req_op: Signal<In, Bits<2>>,
-    pub req_amount: Signal<In, Bits<8>>,
-    pub req_limit: Signal<In, Bits<32>>,
-    pub resp_valid: Signal<Out, Bit>,
-    pub resp_old: Signal<Out, Bits<32>>,
-    pub resp_saturated: Signal<Out, Bit>,
-    pub resp_underflow: Signal<Out, Bit>,
-    pub resp_refused: Signal<Out, Bit>,
     counter_max: Constant<Bits<32>>,
     counters: RAM<Bits<32>, PW>,
 }

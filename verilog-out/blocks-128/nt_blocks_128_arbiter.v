@@ -133,8 +133,10 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         cnt_data$clock = clock;
         cnt_ctrl$reset = reset;
         cnt_ctrl$increment = 1'b0;
+        ctrl_packet_count = cnt_ctrl$count;
         cnt_data$reset = reset;
         cnt_data$increment = 1'b0;
+        data_packet_count = cnt_data$count;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
@@ -201,8 +203,6 @@ module nt_blocks_128_arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,data
         if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
-        ctrl_packet_count = cnt_ctrl$count;
-        data_packet_count = cnt_data$count;
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;

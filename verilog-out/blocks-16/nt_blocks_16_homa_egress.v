@@ -46,10 +46,10 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
     reg  msg_prio$clock;
     reg  msg_prio$reset;
     reg  msg_prio$wr_valid;
-    reg  [3:0] msg_prio$wr_index;
-    reg  [7:0] msg_prio$wr_value;
     reg  msg_prio$rd_valid;
+    reg  [3:0] msg_prio$wr_index;
     reg  [3:0] msg_prio$rd_index;
+    reg  [7:0] msg_prio$wr_value;
     wire  msg_prio$rd_resp_valid;
     wire  [7:0] msg_prio$rd_value;
     reg  eg_valid$d;
@@ -120,10 +120,10 @@ module nt_blocks_16_homa_egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$v
         .clock(msg_prio$clock),
         .reset(msg_prio$reset),
         .wr_valid(msg_prio$wr_valid),
-        .wr_index(msg_prio$wr_index),
-        .wr_value(msg_prio$wr_value),
         .rd_valid(msg_prio$rd_valid),
+        .wr_index(msg_prio$wr_index),
         .rd_index(msg_prio$rd_index),
+        .wr_value(msg_prio$wr_value),
         .rd_resp_valid(msg_prio$rd_resp_valid),
         .rd_value(msg_prio$rd_value)
     );
@@ -677,16 +677,16 @@ module nt_blocks_16_homa_egress$eg_valid(d,q,clock);
 endmodule // nt_blocks_16_homa_egress$eg_valid
 
 
-module nt_blocks_16_homa_egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_valid,rd_index,rd_resp_valid,rd_value);
+module nt_blocks_16_homa_egress$msg_prio(clock,reset,wr_valid,rd_valid,wr_index,rd_index,wr_value,rd_resp_valid,rd_value);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  wr_valid;
-    input wire  [3:0] wr_index;
-    input wire  [7:0] wr_value;
     input wire  rd_valid;
+    input wire  [3:0] wr_index;
     input wire  [3:0] rd_index;
+    input wire  [7:0] wr_value;
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 

@@ -63,6 +63,21 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     // Stub signals
     reg  front$clock;
     reg  front$reset;
+    wire  [31:0] front$frame_count;
+    wire  [31:0] front$not_ipv4_count;
+    wire  [31:0] front$wrong_protocol_count;
+    wire  [31:0] front$too_short_count;
+    wire  [31:0] front$bad_checksum_count;
+    wire  [31:0] front$bad_flags_count;
+    wire  [31:0] front$data_count;
+    wire  [31:0] front$chop_count;
+    wire  [31:0] front$control_count;
+    wire  [31:0] front$no_action_count;
+    wire  [31:0] front$bad_length_count;
+    wire  [31:0] front$rx_fail_count;
+    wire  [31:0] front$duplicate_data_count;
+    wire  [31:0] front$forwarded_count;
+    wire  [31:0] front$bad_frame_length_count;
     reg  [63:0] front$s_axis$tdata;
     reg  [7:0] front$s_axis$tkeep;
     reg  front$s_axis$tlast;
@@ -112,23 +127,15 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  front$done$is_new_pkt;
     wire  front$done$is_last_pkt;
     wire  [8:0] front$done$ack_no;
-    wire  [31:0] front$frame_count;
-    wire  [31:0] front$not_ipv4_count;
-    wire  [31:0] front$wrong_protocol_count;
-    wire  [31:0] front$too_short_count;
-    wire  [31:0] front$bad_checksum_count;
-    wire  [31:0] front$bad_flags_count;
-    wire  [31:0] front$data_count;
-    wire  [31:0] front$chop_count;
-    wire  [31:0] front$control_count;
-    wire  [31:0] front$no_action_count;
-    wire  [31:0] front$bad_length_count;
-    wire  [31:0] front$rx_fail_count;
-    wire  [31:0] front$duplicate_data_count;
-    wire  [31:0] front$forwarded_count;
-    wire  [31:0] front$bad_frame_length_count;
     reg  ingress$clock;
     reg  ingress$reset;
+    reg  ingress$cfg_dup_grant;
+    reg  [15:0] ingress$rtt_pkts;
+    reg  [4:0] ingress$cfg_overcommit;
+    reg  [3:0] ingress$cfg_unsched_prios;
+    reg  [1:0] ingress$cfg_ack_policy;
+    reg  ingress$rel_valid;
+    reg  [3:0] ingress$rel_slot;
     reg  ingress$act$valid;
     reg  [3:0] ingress$act$action;
     reg  [151:0] ingress$act$meta;
@@ -144,13 +151,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  ingress$done$is_new_pkt;
     reg  ingress$done$is_last_pkt;
     reg  [8:0] ingress$done$ack_no;
-    reg  [15:0] ingress$rtt_pkts;
-    reg  [4:0] ingress$cfg_overcommit;
-    reg  [3:0] ingress$cfg_unsched_prios;
-    reg  ingress$cfg_dup_grant;
-    reg  [1:0] ingress$cfg_ack_policy;
-    reg  ingress$rel_valid;
-    reg  [3:0] ingress$rel_slot;
     wire  ingress$dlv$valid;
     wire  [15:0] ingress$dlv$tx_msg_id;
     wire  [63:0] ingress$dlv$ack_bitmap;
@@ -229,6 +229,19 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  reassembly$clock;
     reg  reassembly$reset;
     reg  [31:0] reassembly$ingress_timeout;
+    wire  [2:0] reassembly$resp_fail_reason;
+    wire  reassembly$release_valid;
+    wire  [3:0] reassembly$release_slot;
+    wire  [1:0] reassembly$release_reason;
+    wire  [15:0] reassembly$busy_slots;
+    wire  [4:0] reassembly$free_lists_full;
+    wire  [31:0] reassembly$drop_stale_count;
+    wire  [31:0] reassembly$drop_bad_offset_count;
+    wire  [31:0] reassembly$drop_duplicate_count;
+    wire  [31:0] reassembly$drop_bad_length_count;
+    wire  [31:0] reassembly$gc_count;
+    wire  [31:0] reassembly$stale_timeout_count;
+    wire  [31:0] reassembly$delivered_count;
     reg  reassembly$req$valid;
     wire  reassembly$req$ready;
     reg  reassembly$req$mark_received;
@@ -245,7 +258,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  reassembly$resp$is_new_pkt;
     wire  reassembly$resp$is_last_pkt;
     wire  [8:0] reassembly$resp$ack_no;
-    wire  [2:0] reassembly$resp_fail_reason;
     reg  [63:0] reassembly$s_axis$tdata;
     reg  [7:0] reassembly$s_axis$tkeep;
     reg  reassembly$s_axis$tlast;
@@ -264,11 +276,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  reassembly$m_axis$tlast;
     wire  reassembly$m_axis$tvalid;
     reg  reassembly$m_axis$tready;
-    wire  reassembly$release_valid;
-    wire  [3:0] reassembly$release_slot;
-    wire  [1:0] reassembly$release_reason;
-    wire  [15:0] reassembly$busy_slots;
-    wire  [4:0] reassembly$free_lists_full;
     wire  [31:0] reassembly$table_counters$fail_zero_len_count;
     wire  [31:0] reassembly$table_counters$fail_too_long_count;
     wire  [31:0] reassembly$table_counters$fail_bad_offset_count;
@@ -280,13 +287,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [31:0] reassembly$table_counters$recent_duplicate_count;
     wire  [31:0] reassembly$table_counters$class_fallback_count;
     wire  [31:0] reassembly$table_counters$full_wait_count;
-    wire  [31:0] reassembly$drop_stale_count;
-    wire  [31:0] reassembly$drop_bad_offset_count;
-    wire  [31:0] reassembly$drop_duplicate_count;
-    wire  [31:0] reassembly$drop_bad_length_count;
-    wire  [31:0] reassembly$gc_count;
-    wire  [31:0] reassembly$stale_timeout_count;
-    wire  [31:0] reassembly$delivered_count;
     reg  tx$clock;
     reg  tx$reset;
     reg  [15:0] tx$default_credit;
@@ -294,17 +294,34 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  tx$rtx_first_expiry;
     reg  tx$probe_idle_timeout;
     reg  [31:0] tx$rto_cycles;
+    wire  tx$msg_id_valid;
+    wire  [15:0] tx$msg_id;
+    wire  tx$done_valid;
+    wire  tx$done_abandoned;
+    reg  tx$done_ready;
+    wire  [15:0] tx$done_tx_msg_id;
+    wire  [15:0] tx$active;
+    wire  tx$buffers_all_free;
+    wire  [15:0] tx$rejected_msg_count;
+    wire  [15:0] tx$framing_error_count;
+    wire  [15:0] tx$stale_delivered_count;
+    wire  [15:0] tx$stale_credit_count;
+    wire  [15:0] tx$stale_timeout_count;
+    wire  [15:0] tx$ack_beyond_count;
+    wire  [15:0] tx$rtx_beyond_count;
+    wire  [15:0] tx$credit_beyond_count;
+    wire  [15:0] tx$delivered_msg_count;
+    wire  [15:0] tx$abandoned_msg_count;
+    wire  [15:0] tx$write_busy_count;
+    wire  [15:0] tx$buffer_double_free_count;
+    wire  [15:0] tx$cooling_slots;
+    wire  tx$buffers_exhausted;
+    wire  [15:0] tx$event_overflow_count;
     reg  [63:0] tx$s_axis_msg$tdata;
     reg  [7:0] tx$s_axis_msg$tkeep;
     reg  tx$s_axis_msg$tlast;
     reg  tx$s_axis_msg$tvalid;
     wire  tx$s_axis_msg$tready;
-    wire  tx$msg_id_valid;
-    wire  [15:0] tx$msg_id;
-    wire  tx$done_valid;
-    reg  tx$done_ready;
-    wire  [15:0] tx$done_tx_msg_id;
-    wire  tx$done_abandoned;
     reg  tx$dlv$valid;
     reg  [15:0] tx$dlv$tx_msg_id;
     reg  [63:0] tx$dlv$ack_bitmap;
@@ -332,27 +349,16 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [7:0] tx$m_axis_pkt$flags;
     wire  tx$m_axis_pkt$is_new_msg;
     wire  tx$m_axis_pkt$is_rtx;
-    wire  [15:0] tx$active;
-    wire  tx$buffers_all_free;
-    wire  [15:0] tx$rejected_msg_count;
-    wire  [15:0] tx$framing_error_count;
-    wire  [15:0] tx$stale_delivered_count;
-    wire  [15:0] tx$stale_credit_count;
-    wire  [15:0] tx$stale_timeout_count;
-    wire  [15:0] tx$ack_beyond_count;
-    wire  [15:0] tx$rtx_beyond_count;
-    wire  [15:0] tx$credit_beyond_count;
-    wire  [15:0] tx$delivered_msg_count;
-    wire  [15:0] tx$abandoned_msg_count;
-    wire  [15:0] tx$write_busy_count;
-    wire  [15:0] tx$buffer_double_free_count;
-    wire  [15:0] tx$cooling_slots;
-    wire  tx$buffers_exhausted;
-    wire  [15:0] tx$event_overflow_count;
     reg  pktgen$clock;
     reg  pktgen$reset;
     reg  [15:0] pktgen$cfg_pace_cycles;
     reg  [7:0] pktgen$cfg_bucket_max;
+    wire  [31:0] pktgen$ctrl_sent_count;
+    wire  [31:0] pktgen$pull_sent_count;
+    wire  [31:0] pktgen$merged_count;
+    wire  [31:0] pktgen$pull_coalesced_count;
+    wire  [31:0] pktgen$pull_replaced_count;
+    wire  [31:0] pktgen$dropped_count;
     reg  pktgen$ev$valid;
     reg  [3:0] pktgen$ev$msg_id;
     reg  [7:0] pktgen$ev$msg_gen;
@@ -382,19 +388,13 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [7:0] pktgen$m_axis$flags;
     wire  pktgen$m_axis$is_new_msg;
     wire  pktgen$m_axis$is_rtx;
-    wire  [31:0] pktgen$ctrl_sent_count;
-    wire  [31:0] pktgen$pull_sent_count;
-    wire  [31:0] pktgen$merged_count;
-    wire  [31:0] pktgen$pull_coalesced_count;
-    wire  [31:0] pktgen$pull_replaced_count;
-    wire  [31:0] pktgen$dropped_count;
     reg  data_skid$clock;
     reg  data_skid$reset;
     reg  data_skid$s_valid;
-    wire  data_skid$s_ready;
-    reg  [210:0] data_skid$s_data;
-    wire  data_skid$m_valid;
     reg  data_skid$m_ready;
+    wire  data_skid$s_ready;
+    wire  data_skid$m_valid;
+    reg  [210:0] data_skid$s_data;
     wire  [210:0] data_skid$m_data;
     reg  arbiter$clock;
     reg  arbiter$reset;
@@ -457,15 +457,17 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     reg  [31:0] deparser$meta_remote_ip;
     reg  [15:0] deparser$meta_remote_port;
     reg  [15:0] deparser$meta_msg_len;
-    reg  [7:0] deparser$meta_pkt_offset;
     reg  [15:0] deparser$meta_local_port;
     reg  [15:0] deparser$meta_tx_msg_id;
     reg  [15:0] deparser$meta_credit;
+    reg  [15:0] deparser$meta_buf_ptr;
+    reg  [7:0] deparser$meta_pkt_offset;
     reg  [7:0] deparser$meta_rank;
     reg  [7:0] deparser$meta_flags;
     reg  [7:0] deparser$meta_grant_prio;
-    reg  [15:0] deparser$meta_buf_ptr;
     reg  [7:0] deparser$meta_buf_size_class;
+    wire  [31:0] deparser$frame_count;
+    wire  [31:0] deparser$length_mismatch_count;
     reg  [63:0] deparser$s_axis$tdata;
     reg  [7:0] deparser$s_axis$tkeep;
     reg  deparser$s_axis$tlast;
@@ -476,10 +478,12 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  deparser$m_axis$tlast;
     wire  deparser$m_axis$tvalid;
     reg  deparser$m_axis$tready;
-    wire  [31:0] deparser$frame_count;
-    wire  [31:0] deparser$length_mismatch_count;
     reg  csr$clock;
     reg  csr$reset;
+    wire  [511:0] csr$cfg;
+    wire  [7:0] csr$status_index;
+    reg  [31:0] csr$status_value;
+    wire  [31:0] csr$error_count;
     reg  [11:0] csr$axil$awaddr;
     reg  csr$axil$awvalid;
     wire  csr$axil$awready;
@@ -497,10 +501,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     wire  [1:0] csr$axil$rresp;
     wire  csr$axil$rvalid;
     reg  csr$axil$rready;
-    wire  [511:0] csr$cfg;
-    wire  [7:0] csr$status_index;
-    reg  [31:0] csr$status_value;
-    wire  [31:0] csr$error_count;
     reg  [7:0] status$index;
     wire  [31:0] status$value;
     reg  [31:0] status$map_version;
@@ -589,6 +589,21 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
     nt_homa_16_nic$front front(
         .clock(front$clock),
         .reset(front$reset),
+        .frame_count(front$frame_count),
+        .not_ipv4_count(front$not_ipv4_count),
+        .wrong_protocol_count(front$wrong_protocol_count),
+        .too_short_count(front$too_short_count),
+        .bad_checksum_count(front$bad_checksum_count),
+        .bad_flags_count(front$bad_flags_count),
+        .data_count(front$data_count),
+        .chop_count(front$chop_count),
+        .control_count(front$control_count),
+        .no_action_count(front$no_action_count),
+        .bad_length_count(front$bad_length_count),
+        .rx_fail_count(front$rx_fail_count),
+        .duplicate_data_count(front$duplicate_data_count),
+        .forwarded_count(front$forwarded_count),
+        .bad_frame_length_count(front$bad_frame_length_count),
         .s_axis$tdata(front$s_axis$tdata),
         .s_axis$tkeep(front$s_axis$tkeep),
         .s_axis$tlast(front$s_axis$tlast),
@@ -637,26 +652,18 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .done$is_new_msg(front$done$is_new_msg),
         .done$is_new_pkt(front$done$is_new_pkt),
         .done$is_last_pkt(front$done$is_last_pkt),
-        .done$ack_no(front$done$ack_no),
-        .frame_count(front$frame_count),
-        .not_ipv4_count(front$not_ipv4_count),
-        .wrong_protocol_count(front$wrong_protocol_count),
-        .too_short_count(front$too_short_count),
-        .bad_checksum_count(front$bad_checksum_count),
-        .bad_flags_count(front$bad_flags_count),
-        .data_count(front$data_count),
-        .chop_count(front$chop_count),
-        .control_count(front$control_count),
-        .no_action_count(front$no_action_count),
-        .bad_length_count(front$bad_length_count),
-        .rx_fail_count(front$rx_fail_count),
-        .duplicate_data_count(front$duplicate_data_count),
-        .forwarded_count(front$forwarded_count),
-        .bad_frame_length_count(front$bad_frame_length_count)
+        .done$ack_no(front$done$ack_no)
     );
     nt_homa_16_nic$ingress ingress(
         .clock(ingress$clock),
         .reset(ingress$reset),
+        .cfg_dup_grant(ingress$cfg_dup_grant),
+        .rtt_pkts(ingress$rtt_pkts),
+        .cfg_overcommit(ingress$cfg_overcommit),
+        .cfg_unsched_prios(ingress$cfg_unsched_prios),
+        .cfg_ack_policy(ingress$cfg_ack_policy),
+        .rel_valid(ingress$rel_valid),
+        .rel_slot(ingress$rel_slot),
         .act$valid(ingress$act$valid),
         .act$action(ingress$act$action),
         .act$meta(ingress$act$meta),
@@ -672,13 +679,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .done$is_new_pkt(ingress$done$is_new_pkt),
         .done$is_last_pkt(ingress$done$is_last_pkt),
         .done$ack_no(ingress$done$ack_no),
-        .rtt_pkts(ingress$rtt_pkts),
-        .cfg_overcommit(ingress$cfg_overcommit),
-        .cfg_unsched_prios(ingress$cfg_unsched_prios),
-        .cfg_dup_grant(ingress$cfg_dup_grant),
-        .cfg_ack_policy(ingress$cfg_ack_policy),
-        .rel_valid(ingress$rel_valid),
-        .rel_slot(ingress$rel_slot),
         .dlv$valid(ingress$dlv$valid),
         .dlv$tx_msg_id(ingress$dlv$tx_msg_id),
         .dlv$ack_bitmap(ingress$dlv$ack_bitmap),
@@ -761,6 +761,19 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .clock(reassembly$clock),
         .reset(reassembly$reset),
         .ingress_timeout(reassembly$ingress_timeout),
+        .resp_fail_reason(reassembly$resp_fail_reason),
+        .release_valid(reassembly$release_valid),
+        .release_slot(reassembly$release_slot),
+        .release_reason(reassembly$release_reason),
+        .busy_slots(reassembly$busy_slots),
+        .free_lists_full(reassembly$free_lists_full),
+        .drop_stale_count(reassembly$drop_stale_count),
+        .drop_bad_offset_count(reassembly$drop_bad_offset_count),
+        .drop_duplicate_count(reassembly$drop_duplicate_count),
+        .drop_bad_length_count(reassembly$drop_bad_length_count),
+        .gc_count(reassembly$gc_count),
+        .stale_timeout_count(reassembly$stale_timeout_count),
+        .delivered_count(reassembly$delivered_count),
         .req$valid(reassembly$req$valid),
         .req$ready(reassembly$req$ready),
         .req$mark_received(reassembly$req$mark_received),
@@ -777,7 +790,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .resp$is_new_pkt(reassembly$resp$is_new_pkt),
         .resp$is_last_pkt(reassembly$resp$is_last_pkt),
         .resp$ack_no(reassembly$resp$ack_no),
-        .resp_fail_reason(reassembly$resp_fail_reason),
         .s_axis$tdata(reassembly$s_axis$tdata),
         .s_axis$tkeep(reassembly$s_axis$tkeep),
         .s_axis$tlast(reassembly$s_axis$tlast),
@@ -796,11 +808,6 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .m_axis$tlast(reassembly$m_axis$tlast),
         .m_axis$tvalid(reassembly$m_axis$tvalid),
         .m_axis$tready(reassembly$m_axis$tready),
-        .release_valid(reassembly$release_valid),
-        .release_slot(reassembly$release_slot),
-        .release_reason(reassembly$release_reason),
-        .busy_slots(reassembly$busy_slots),
-        .free_lists_full(reassembly$free_lists_full),
         .table_counters$fail_zero_len_count(reassembly$table_counters$fail_zero_len_count),
         .table_counters$fail_too_long_count(reassembly$table_counters$fail_too_long_count),
         .table_counters$fail_bad_offset_count(reassembly$table_counters$fail_bad_offset_count),
@@ -811,14 +818,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .table_counters$duplicate_count(reassembly$table_counters$duplicate_count),
         .table_counters$recent_duplicate_count(reassembly$table_counters$recent_duplicate_count),
         .table_counters$class_fallback_count(reassembly$table_counters$class_fallback_count),
-        .table_counters$full_wait_count(reassembly$table_counters$full_wait_count),
-        .drop_stale_count(reassembly$drop_stale_count),
-        .drop_bad_offset_count(reassembly$drop_bad_offset_count),
-        .drop_duplicate_count(reassembly$drop_duplicate_count),
-        .drop_bad_length_count(reassembly$drop_bad_length_count),
-        .gc_count(reassembly$gc_count),
-        .stale_timeout_count(reassembly$stale_timeout_count),
-        .delivered_count(reassembly$delivered_count)
+        .table_counters$full_wait_count(reassembly$table_counters$full_wait_count)
     );
     nt_homa_16_nic$tx tx(
         .clock(tx$clock),
@@ -828,17 +828,34 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .rtx_first_expiry(tx$rtx_first_expiry),
         .probe_idle_timeout(tx$probe_idle_timeout),
         .rto_cycles(tx$rto_cycles),
+        .msg_id_valid(tx$msg_id_valid),
+        .msg_id(tx$msg_id),
+        .done_valid(tx$done_valid),
+        .done_abandoned(tx$done_abandoned),
+        .done_ready(tx$done_ready),
+        .done_tx_msg_id(tx$done_tx_msg_id),
+        .active(tx$active),
+        .buffers_all_free(tx$buffers_all_free),
+        .rejected_msg_count(tx$rejected_msg_count),
+        .framing_error_count(tx$framing_error_count),
+        .stale_delivered_count(tx$stale_delivered_count),
+        .stale_credit_count(tx$stale_credit_count),
+        .stale_timeout_count(tx$stale_timeout_count),
+        .ack_beyond_count(tx$ack_beyond_count),
+        .rtx_beyond_count(tx$rtx_beyond_count),
+        .credit_beyond_count(tx$credit_beyond_count),
+        .delivered_msg_count(tx$delivered_msg_count),
+        .abandoned_msg_count(tx$abandoned_msg_count),
+        .write_busy_count(tx$write_busy_count),
+        .buffer_double_free_count(tx$buffer_double_free_count),
+        .cooling_slots(tx$cooling_slots),
+        .buffers_exhausted(tx$buffers_exhausted),
+        .event_overflow_count(tx$event_overflow_count),
         .s_axis_msg$tdata(tx$s_axis_msg$tdata),
         .s_axis_msg$tkeep(tx$s_axis_msg$tkeep),
         .s_axis_msg$tlast(tx$s_axis_msg$tlast),
         .s_axis_msg$tvalid(tx$s_axis_msg$tvalid),
         .s_axis_msg$tready(tx$s_axis_msg$tready),
-        .msg_id_valid(tx$msg_id_valid),
-        .msg_id(tx$msg_id),
-        .done_valid(tx$done_valid),
-        .done_ready(tx$done_ready),
-        .done_tx_msg_id(tx$done_tx_msg_id),
-        .done_abandoned(tx$done_abandoned),
         .dlv$valid(tx$dlv$valid),
         .dlv$tx_msg_id(tx$dlv$tx_msg_id),
         .dlv$ack_bitmap(tx$dlv$ack_bitmap),
@@ -865,30 +882,19 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .m_axis_pkt$rank(tx$m_axis_pkt$rank),
         .m_axis_pkt$flags(tx$m_axis_pkt$flags),
         .m_axis_pkt$is_new_msg(tx$m_axis_pkt$is_new_msg),
-        .m_axis_pkt$is_rtx(tx$m_axis_pkt$is_rtx),
-        .active(tx$active),
-        .buffers_all_free(tx$buffers_all_free),
-        .rejected_msg_count(tx$rejected_msg_count),
-        .framing_error_count(tx$framing_error_count),
-        .stale_delivered_count(tx$stale_delivered_count),
-        .stale_credit_count(tx$stale_credit_count),
-        .stale_timeout_count(tx$stale_timeout_count),
-        .ack_beyond_count(tx$ack_beyond_count),
-        .rtx_beyond_count(tx$rtx_beyond_count),
-        .credit_beyond_count(tx$credit_beyond_count),
-        .delivered_msg_count(tx$delivered_msg_count),
-        .abandoned_msg_count(tx$abandoned_msg_count),
-        .write_busy_count(tx$write_busy_count),
-        .buffer_double_free_count(tx$buffer_double_free_count),
-        .cooling_slots(tx$cooling_slots),
-        .buffers_exhausted(tx$buffers_exhausted),
-        .event_overflow_count(tx$event_overflow_count)
+        .m_axis_pkt$is_rtx(tx$m_axis_pkt$is_rtx)
     );
     nt_homa_16_nic$pktgen pktgen(
         .clock(pktgen$clock),
         .reset(pktgen$reset),
         .cfg_pace_cycles(pktgen$cfg_pace_cycles),
         .cfg_bucket_max(pktgen$cfg_bucket_max),
+        .ctrl_sent_count(pktgen$ctrl_sent_count),
+        .pull_sent_count(pktgen$pull_sent_count),
+        .merged_count(pktgen$merged_count),
+        .pull_coalesced_count(pktgen$pull_coalesced_count),
+        .pull_replaced_count(pktgen$pull_replaced_count),
+        .dropped_count(pktgen$dropped_count),
         .ev$valid(pktgen$ev$valid),
         .ev$msg_id(pktgen$ev$msg_id),
         .ev$msg_gen(pktgen$ev$msg_gen),
@@ -917,22 +923,16 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .m_axis$rank(pktgen$m_axis$rank),
         .m_axis$flags(pktgen$m_axis$flags),
         .m_axis$is_new_msg(pktgen$m_axis$is_new_msg),
-        .m_axis$is_rtx(pktgen$m_axis$is_rtx),
-        .ctrl_sent_count(pktgen$ctrl_sent_count),
-        .pull_sent_count(pktgen$pull_sent_count),
-        .merged_count(pktgen$merged_count),
-        .pull_coalesced_count(pktgen$pull_coalesced_count),
-        .pull_replaced_count(pktgen$pull_replaced_count),
-        .dropped_count(pktgen$dropped_count)
+        .m_axis$is_rtx(pktgen$m_axis$is_rtx)
     );
     nt_homa_16_nic$data_skid data_skid(
         .clock(data_skid$clock),
         .reset(data_skid$reset),
         .s_valid(data_skid$s_valid),
-        .s_ready(data_skid$s_ready),
-        .s_data(data_skid$s_data),
-        .m_valid(data_skid$m_valid),
         .m_ready(data_skid$m_ready),
+        .s_ready(data_skid$s_ready),
+        .m_valid(data_skid$m_valid),
+        .s_data(data_skid$s_data),
         .m_data(data_skid$m_data)
     );
     nt_homa_16_nic$arbiter arbiter(
@@ -999,15 +999,17 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .meta_remote_ip(deparser$meta_remote_ip),
         .meta_remote_port(deparser$meta_remote_port),
         .meta_msg_len(deparser$meta_msg_len),
-        .meta_pkt_offset(deparser$meta_pkt_offset),
         .meta_local_port(deparser$meta_local_port),
         .meta_tx_msg_id(deparser$meta_tx_msg_id),
         .meta_credit(deparser$meta_credit),
+        .meta_buf_ptr(deparser$meta_buf_ptr),
+        .meta_pkt_offset(deparser$meta_pkt_offset),
         .meta_rank(deparser$meta_rank),
         .meta_flags(deparser$meta_flags),
         .meta_grant_prio(deparser$meta_grant_prio),
-        .meta_buf_ptr(deparser$meta_buf_ptr),
         .meta_buf_size_class(deparser$meta_buf_size_class),
+        .frame_count(deparser$frame_count),
+        .length_mismatch_count(deparser$length_mismatch_count),
         .s_axis$tdata(deparser$s_axis$tdata),
         .s_axis$tkeep(deparser$s_axis$tkeep),
         .s_axis$tlast(deparser$s_axis$tlast),
@@ -1017,13 +1019,15 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .m_axis$tkeep(deparser$m_axis$tkeep),
         .m_axis$tlast(deparser$m_axis$tlast),
         .m_axis$tvalid(deparser$m_axis$tvalid),
-        .m_axis$tready(deparser$m_axis$tready),
-        .frame_count(deparser$frame_count),
-        .length_mismatch_count(deparser$length_mismatch_count)
+        .m_axis$tready(deparser$m_axis$tready)
     );
     nt_homa_16_nic$csr csr(
         .clock(csr$clock),
         .reset(csr$reset),
+        .cfg(csr$cfg),
+        .status_index(csr$status_index),
+        .status_value(csr$status_value),
+        .error_count(csr$error_count),
         .axil$awaddr(csr$axil$awaddr),
         .axil$awvalid(csr$axil$awvalid),
         .axil$awready(csr$axil$awready),
@@ -1040,11 +1044,7 @@ module nt_homa_16_nic(clock,reset,s_axis_rx_tdata,s_axis_rx_tkeep,s_axis_rx_tlas
         .axil$rdata(csr$axil$rdata),
         .axil$rresp(csr$axil$rresp),
         .axil$rvalid(csr$axil$rvalid),
-        .axil$rready(csr$axil$rready),
-        .cfg(csr$cfg),
-        .status_index(csr$status_index),
-        .status_value(csr$status_value),
-        .error_count(csr$error_count)
+        .axil$rready(csr$axil$rready)
     );
     nt_homa_16_nic$status status(
         .index(status$index),
@@ -1582,8 +1582,10 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         cnt_data$clock = clock;
         cnt_ctrl$reset = reset;
         cnt_ctrl$increment = 1'b0;
+        ctrl_packet_count = cnt_ctrl$count;
         cnt_data$reset = reset;
         cnt_data$increment = 1'b0;
+        data_packet_count = cnt_data$count;
         limit = ctrl_burst_limit;
         if (ctrl_burst_limit == 32'h0) begin
             limit = 32'h1;
@@ -1650,8 +1652,6 @@ module nt_homa_16_nic$arbiter(clock,reset,ctrl_burst_limit,ctrl_packet_count,dat
         if (beat & m_axis$tlast) begin
             in_packet$d = 1'b0;
         end
-        ctrl_packet_count = cnt_ctrl$count;
-        data_packet_count = cnt_data$count;
         if (reset) begin
             in_packet$d = 1'b0;
             ctrl_run$d = 32'h0;
@@ -1856,11 +1856,15 @@ module nt_homa_16_nic$arbiter$in_packet(d,q,clock);
 endmodule // nt_homa_16_nic$arbiter$in_packet
 
 
-module nt_homa_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil$wdata,axil$wstrb,axil$wvalid,axil$wready,axil$bresp,axil$bvalid,axil$bready,axil$araddr,axil$arvalid,axil$arready,axil$rdata,axil$rresp,axil$rvalid,axil$rready,cfg,status_index,status_value,error_count);
+module nt_homa_16_nic$csr(clock,reset,cfg,status_index,status_value,error_count,axil$awaddr,axil$awvalid,axil$awready,axil$wdata,axil$wstrb,axil$wvalid,axil$wready,axil$bresp,axil$bvalid,axil$bready,axil$araddr,axil$arvalid,axil$arready,axil$rdata,axil$rresp,axil$rvalid,axil$rready);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    output reg  [511:0] cfg;
+    output reg  [7:0] status_index;
+    input wire  [31:0] status_value;
+    output reg  [31:0] error_count;
     input wire  [11:0] axil$awaddr;
     input wire  axil$awvalid;
     output reg  axil$awready;
@@ -1878,10 +1882,6 @@ module nt_homa_16_nic$csr(clock,reset,axil$awaddr,axil$awvalid,axil$awready,axil
     output reg  [1:0] axil$rresp;
     output reg  axil$rvalid;
     input wire  axil$rready;
-    output reg  [511:0] cfg;
-    output reg  [7:0] status_index;
-    input wire  [31:0] status_value;
-    output reg  [31:0] error_count;
 
     // Constant declarations
     localparam  defaults = 512'h10000000300000004000000010000000000030d400000000500004e20000000080a0000010000ffffffffffff0000020000000001;
@@ -2476,16 +2476,16 @@ module nt_homa_16_nic$csr$w_strb(d,q,clock);
 endmodule // nt_homa_16_nic$csr$w_strb
 
 
-module nt_homa_16_nic$data_skid(clock,reset,s_valid,s_ready,s_data,m_valid,m_ready,m_data);
+module nt_homa_16_nic$data_skid(clock,reset,s_valid,m_ready,s_ready,m_valid,s_data,m_data);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  s_valid;
-    output reg  s_ready;
-    input wire  [210:0] s_data;
-    output reg  m_valid;
     input wire  m_ready;
+    output reg  s_ready;
+    output reg  m_valid;
+    input wire  [210:0] s_data;
     output reg  [210:0] m_data;
 
     // Stub signals
@@ -2573,7 +2573,7 @@ module nt_homa_16_nic$data_skid$kept(d,q,clock);
 endmodule // nt_homa_16_nic$data_skid$kept
 
 
-module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_pkt_offset,meta_local_port,meta_tx_msg_id,meta_credit,meta_rank,meta_flags,meta_grant_prio,meta_buf_ptr,meta_buf_size_class,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,frame_count,length_mismatch_count);
+module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_local_port,meta_tx_msg_id,meta_credit,meta_buf_ptr,meta_pkt_offset,meta_rank,meta_flags,meta_grant_prio,meta_buf_size_class,frame_count,length_mismatch_count,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready);
 
     // Module arguments
     input wire  clock;
@@ -2584,15 +2584,17 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     input wire  [31:0] meta_remote_ip;
     input wire  [15:0] meta_remote_port;
     input wire  [15:0] meta_msg_len;
-    input wire  [7:0] meta_pkt_offset;
     input wire  [15:0] meta_local_port;
     input wire  [15:0] meta_tx_msg_id;
     input wire  [15:0] meta_credit;
+    input wire  [15:0] meta_buf_ptr;
+    input wire  [7:0] meta_pkt_offset;
     input wire  [7:0] meta_rank;
     input wire  [7:0] meta_flags;
     input wire  [7:0] meta_grant_prio;
-    input wire  [15:0] meta_buf_ptr;
     input wire  [7:0] meta_buf_size_class;
+    output reg  [31:0] frame_count;
+    output reg  [31:0] length_mismatch_count;
     input wire  [63:0] s_axis$tdata;
     input wire  [7:0] s_axis$tkeep;
     input wire  s_axis$tlast;
@@ -2603,8 +2605,6 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
     output reg  m_axis$tlast;
     output reg  m_axis$tvalid;
     input wire  m_axis$tready;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] length_mismatch_count;
 
     // Constant declarations
     localparam  eth_ip_start = 24'h80045;
@@ -2754,8 +2754,10 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         mismatches$clock = clock;
         frames$reset = reset;
         frames$increment = 1'b0;
+        frame_count = frames$count;
         mismatches$reset = reset;
         mismatches$increment = 1'b0;
+        length_mismatch_count = mismatches$count;
         tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
@@ -2849,8 +2851,6 @@ module nt_homa_16_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,m
         if (frame_mismatched) begin
             mismatches$increment = 1'b1;
         end
-        frame_count = frames$count;
-        length_mismatch_count = mismatches$count;
         if (reset) begin
             out_beat$d = 32'h0;
             frame_ended$d = 1'b0;
@@ -3196,10 +3196,10 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
     reg  msg_prio$clock;
     reg  msg_prio$reset;
     reg  msg_prio$wr_valid;
-    reg  [3:0] msg_prio$wr_index;
-    reg  [7:0] msg_prio$wr_value;
     reg  msg_prio$rd_valid;
+    reg  [3:0] msg_prio$wr_index;
     reg  [3:0] msg_prio$rd_index;
+    reg  [7:0] msg_prio$wr_value;
     wire  msg_prio$rd_resp_valid;
     wire  [7:0] msg_prio$rd_value;
     reg  eg_valid$d;
@@ -3270,10 +3270,10 @@ module nt_homa_16_nic$egress(clock,reset,rtt_pkts,cfg_unsched_prios,prio_wr$vali
         .clock(msg_prio$clock),
         .reset(msg_prio$reset),
         .wr_valid(msg_prio$wr_valid),
-        .wr_index(msg_prio$wr_index),
-        .wr_value(msg_prio$wr_value),
         .rd_valid(msg_prio$rd_valid),
+        .wr_index(msg_prio$wr_index),
         .rd_index(msg_prio$rd_index),
+        .wr_value(msg_prio$wr_value),
         .rd_resp_valid(msg_prio$rd_resp_valid),
         .rd_value(msg_prio$rd_value)
     );
@@ -3827,16 +3827,16 @@ module nt_homa_16_nic$egress$eg_valid(d,q,clock);
 endmodule // nt_homa_16_nic$egress$eg_valid
 
 
-module nt_homa_16_nic$egress$msg_prio(clock,reset,wr_valid,wr_index,wr_value,rd_valid,rd_index,rd_resp_valid,rd_value);
+module nt_homa_16_nic$egress$msg_prio(clock,reset,wr_valid,rd_valid,wr_index,rd_index,wr_value,rd_resp_valid,rd_value);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  wr_valid;
-    input wire  [3:0] wr_index;
-    input wire  [7:0] wr_value;
     input wire  rd_valid;
+    input wire  [3:0] wr_index;
     input wire  [3:0] rd_index;
+    input wire  [7:0] wr_value;
     output reg  rd_resp_valid;
     output reg  [7:0] rd_value;
 
@@ -4092,11 +4092,26 @@ module nt_homa_16_nic$egress$msg_prio$written(d,q,clock);
 endmodule // nt_homa_16_nic$egress$msg_prio$written
 
 
-module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$rx_msg_id,m_axis$tx_msg_id,m_axis$is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count);
+module nt_homa_16_nic$front(clock,reset,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,data_count,chop_count,control_count,no_action_count,bad_length_count,rx_fail_count,duplicate_data_count,forwarded_count,bad_frame_length_count,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$rx_msg_id,m_axis$tx_msg_id,m_axis$is_last_pkt,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    output reg  [31:0] frame_count;
+    output reg  [31:0] not_ipv4_count;
+    output reg  [31:0] wrong_protocol_count;
+    output reg  [31:0] too_short_count;
+    output reg  [31:0] bad_checksum_count;
+    output reg  [31:0] bad_flags_count;
+    output reg  [31:0] data_count;
+    output reg  [31:0] chop_count;
+    output reg  [31:0] control_count;
+    output reg  [31:0] no_action_count;
+    output reg  [31:0] bad_length_count;
+    output reg  [31:0] rx_fail_count;
+    output reg  [31:0] duplicate_data_count;
+    output reg  [31:0] forwarded_count;
+    output reg  [31:0] bad_frame_length_count;
     input wire  [63:0] s_axis$tdata;
     input wire  [7:0] s_axis$tkeep;
     input wire  s_axis$tlast;
@@ -4146,21 +4161,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     output reg  done$is_new_pkt;
     output reg  done$is_last_pkt;
     output reg  [8:0] done$ack_no;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] not_ipv4_count;
-    output reg  [31:0] wrong_protocol_count;
-    output reg  [31:0] too_short_count;
-    output reg  [31:0] bad_checksum_count;
-    output reg  [31:0] bad_flags_count;
-    output reg  [31:0] data_count;
-    output reg  [31:0] chop_count;
-    output reg  [31:0] control_count;
-    output reg  [31:0] no_action_count;
-    output reg  [31:0] bad_length_count;
-    output reg  [31:0] rx_fail_count;
-    output reg  [31:0] duplicate_data_count;
-    output reg  [31:0] forwarded_count;
-    output reg  [31:0] bad_frame_length_count;
 
     // Constant declarations
     localparam  slot_mask = 16'hf;
@@ -4169,65 +4169,65 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     // Stub signals
     reg  parser$clock;
     reg  parser$reset;
-    wire  [63:0] parser$m_axis$tdata;
-    wire  [7:0] parser$m_axis$tkeep;
-    wire  parser$m_axis$tlast;
-    wire  parser$m_axis$tvalid;
-    reg  parser$m_axis$tready;
     wire  parser$m_axis_tfirst;
     wire  [47:0] parser$hdr_dst_mac;
     wire  [47:0] parser$hdr_src_mac;
     wire  [7:0] parser$hdr_ip_tos;
+    wire  [7:0] parser$hdr_ip_ttl;
+    wire  [7:0] parser$hdr_flags;
+    wire  [7:0] parser$hdr_pkt_offset;
+    wire  [7:0] parser$hdr_grant_prio;
+    wire  [7:0] parser$hdr_buf_size_class;
     wire  [15:0] parser$hdr_ip_total_len;
     wire  [15:0] parser$hdr_ip_ident;
-    wire  [7:0] parser$hdr_ip_ttl;
-    wire  [31:0] parser$hdr_src_ip;
-    wire  [31:0] parser$hdr_dst_ip;
-    wire  [7:0] parser$hdr_flags;
     wire  [15:0] parser$hdr_src_context;
     wire  [15:0] parser$hdr_dst_context;
     wire  [15:0] parser$hdr_msg_len;
-    wire  [7:0] parser$hdr_pkt_offset;
     wire  [15:0] parser$hdr_pull_offset;
-    wire  [7:0] parser$hdr_grant_prio;
     wire  [15:0] parser$hdr_tx_msg_id;
     wire  [15:0] parser$hdr_buf_ptr;
-    wire  [7:0] parser$hdr_buf_size_class;
+    wire  [31:0] parser$hdr_src_ip;
+    wire  [31:0] parser$hdr_dst_ip;
     wire  [31:0] parser$frame_count;
     wire  [31:0] parser$not_ipv4_count;
     wire  [31:0] parser$wrong_protocol_count;
     wire  [31:0] parser$too_short_count;
     wire  [31:0] parser$bad_checksum_count;
     wire  [31:0] parser$bad_flags_count;
+    wire  [63:0] parser$m_axis$tdata;
+    wire  [7:0] parser$m_axis$tkeep;
+    wire  parser$m_axis$tlast;
+    wire  parser$m_axis$tvalid;
+    reg  parser$m_axis$tready;
     reg  dispatch$clock;
     reg  dispatch$reset;
     reg  dispatch$in_valid;
+    reg  dispatch$cfg_write_valid;
+    reg  dispatch$cfg_write_enable;
     reg  [15:0] dispatch$in_key;
+    reg  [15:0] dispatch$cfg_write_key;
+    reg  [15:0] dispatch$cfg_write_mask;
     reg  [151:0] dispatch$in_meta;
     wire  dispatch$out_valid;
     wire  dispatch$out_hit;
     wire  [2:0] dispatch$out_entry;
     wire  [3:0] dispatch$out_action;
     wire  [151:0] dispatch$out_meta;
-    reg  dispatch$cfg_write_valid;
     reg  [2:0] dispatch$cfg_write_index;
-    reg  dispatch$cfg_write_enable;
-    reg  [15:0] dispatch$cfg_write_key;
-    reg  [15:0] dispatch$cfg_write_mask;
     reg  [3:0] dispatch$cfg_write_action;
     reg  payload$clock;
     reg  payload$reset;
     reg  payload$push;
-    reg  [73:0] payload$push_data;
     reg  payload$pop;
+    reg  [73:0] payload$push_data;
     wire  payload$head_valid;
     wire  [73:0] payload$head_data;
     wire  [15:0] payload$level;
     reg  decisions$clock;
     reg  decisions$reset;
     reg  decisions$push;
-    reg  [127:0] decisions$push_data;
     reg  decisions$pop;
+    reg  [127:0] decisions$push_data;
     wire  decisions$head_valid;
     wire  [127:0] decisions$head_data;
     wire  [15:0] decisions$level;
@@ -4237,9 +4237,9 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     reg  lengths$first;
     reg  lengths$last;
     reg  [7:0] lengths$tkeep;
+    reg  [7:0] lengths$pkt_offset;
     reg  [15:0] lengths$ip_total_len;
     reg  [15:0] lengths$msg_len;
-    reg  [7:0] lengths$pkt_offset;
     wire  lengths$verdict;
     wire  lengths$frame_ok;
     wire  lengths$data_length_ok;
@@ -4381,6 +4381,31 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
     nt_homa_16_nic$front$parser parser(
         .clock(parser$clock),
         .reset(parser$reset),
+        .m_axis_tfirst(parser$m_axis_tfirst),
+        .hdr_dst_mac(parser$hdr_dst_mac),
+        .hdr_src_mac(parser$hdr_src_mac),
+        .hdr_ip_tos(parser$hdr_ip_tos),
+        .hdr_ip_ttl(parser$hdr_ip_ttl),
+        .hdr_flags(parser$hdr_flags),
+        .hdr_pkt_offset(parser$hdr_pkt_offset),
+        .hdr_grant_prio(parser$hdr_grant_prio),
+        .hdr_buf_size_class(parser$hdr_buf_size_class),
+        .hdr_ip_total_len(parser$hdr_ip_total_len),
+        .hdr_ip_ident(parser$hdr_ip_ident),
+        .hdr_src_context(parser$hdr_src_context),
+        .hdr_dst_context(parser$hdr_dst_context),
+        .hdr_msg_len(parser$hdr_msg_len),
+        .hdr_pull_offset(parser$hdr_pull_offset),
+        .hdr_tx_msg_id(parser$hdr_tx_msg_id),
+        .hdr_buf_ptr(parser$hdr_buf_ptr),
+        .hdr_src_ip(parser$hdr_src_ip),
+        .hdr_dst_ip(parser$hdr_dst_ip),
+        .frame_count(parser$frame_count),
+        .not_ipv4_count(parser$not_ipv4_count),
+        .wrong_protocol_count(parser$wrong_protocol_count),
+        .too_short_count(parser$too_short_count),
+        .bad_checksum_count(parser$bad_checksum_count),
+        .bad_flags_count(parser$bad_flags_count),
         .s_axis$tdata(s_axis$tdata),
         .s_axis$tkeep(s_axis$tkeep),
         .s_axis$tlast(s_axis$tlast),
@@ -4390,57 +4415,32 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .m_axis$tkeep(parser$m_axis$tkeep),
         .m_axis$tlast(parser$m_axis$tlast),
         .m_axis$tvalid(parser$m_axis$tvalid),
-        .m_axis$tready(parser$m_axis$tready),
-        .m_axis_tfirst(parser$m_axis_tfirst),
-        .hdr_dst_mac(parser$hdr_dst_mac),
-        .hdr_src_mac(parser$hdr_src_mac),
-        .hdr_ip_tos(parser$hdr_ip_tos),
-        .hdr_ip_total_len(parser$hdr_ip_total_len),
-        .hdr_ip_ident(parser$hdr_ip_ident),
-        .hdr_ip_ttl(parser$hdr_ip_ttl),
-        .hdr_src_ip(parser$hdr_src_ip),
-        .hdr_dst_ip(parser$hdr_dst_ip),
-        .hdr_flags(parser$hdr_flags),
-        .hdr_src_context(parser$hdr_src_context),
-        .hdr_dst_context(parser$hdr_dst_context),
-        .hdr_msg_len(parser$hdr_msg_len),
-        .hdr_pkt_offset(parser$hdr_pkt_offset),
-        .hdr_pull_offset(parser$hdr_pull_offset),
-        .hdr_grant_prio(parser$hdr_grant_prio),
-        .hdr_tx_msg_id(parser$hdr_tx_msg_id),
-        .hdr_buf_ptr(parser$hdr_buf_ptr),
-        .hdr_buf_size_class(parser$hdr_buf_size_class),
-        .frame_count(parser$frame_count),
-        .not_ipv4_count(parser$not_ipv4_count),
-        .wrong_protocol_count(parser$wrong_protocol_count),
-        .too_short_count(parser$too_short_count),
-        .bad_checksum_count(parser$bad_checksum_count),
-        .bad_flags_count(parser$bad_flags_count)
+        .m_axis$tready(parser$m_axis$tready)
     );
     nt_homa_16_nic$front$dispatch dispatch(
         .clock(dispatch$clock),
         .reset(dispatch$reset),
         .in_valid(dispatch$in_valid),
+        .cfg_write_valid(dispatch$cfg_write_valid),
+        .cfg_write_enable(dispatch$cfg_write_enable),
         .in_key(dispatch$in_key),
+        .cfg_write_key(dispatch$cfg_write_key),
+        .cfg_write_mask(dispatch$cfg_write_mask),
         .in_meta(dispatch$in_meta),
         .out_valid(dispatch$out_valid),
         .out_hit(dispatch$out_hit),
         .out_entry(dispatch$out_entry),
         .out_action(dispatch$out_action),
         .out_meta(dispatch$out_meta),
-        .cfg_write_valid(dispatch$cfg_write_valid),
         .cfg_write_index(dispatch$cfg_write_index),
-        .cfg_write_enable(dispatch$cfg_write_enable),
-        .cfg_write_key(dispatch$cfg_write_key),
-        .cfg_write_mask(dispatch$cfg_write_mask),
         .cfg_write_action(dispatch$cfg_write_action)
     );
     nt_homa_16_nic$front$payload payload(
         .clock(payload$clock),
         .reset(payload$reset),
         .push(payload$push),
-        .push_data(payload$push_data),
         .pop(payload$pop),
+        .push_data(payload$push_data),
         .head_valid(payload$head_valid),
         .head_data(payload$head_data),
         .level(payload$level)
@@ -4449,8 +4449,8 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .clock(decisions$clock),
         .reset(decisions$reset),
         .push(decisions$push),
-        .push_data(decisions$push_data),
         .pop(decisions$pop),
+        .push_data(decisions$push_data),
         .head_valid(decisions$head_valid),
         .head_data(decisions$head_data),
         .level(decisions$level)
@@ -4462,9 +4462,9 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         .first(lengths$first),
         .last(lengths$last),
         .tkeep(lengths$tkeep),
+        .pkt_offset(lengths$pkt_offset),
         .ip_total_len(lengths$ip_total_len),
         .msg_len(lengths$msg_len),
-        .pkt_offset(lengths$pkt_offset),
         .verdict(lengths$verdict),
         .frame_ok(lengths$frame_ok),
         .data_length_ok(lengths$data_length_ok)
@@ -4656,22 +4656,31 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
         n_rx_fail$clock = clock;
         n_bad_length$reset = reset;
         n_bad_length$increment = 1'b0;
+        bad_length_count = n_bad_length$count;
         n_chop$reset = reset;
         n_chop$increment = 1'b0;
+        chop_count = n_chop$count;
         n_control$reset = reset;
         n_control$increment = 1'b0;
+        control_count = n_control$count;
         n_data$reset = reset;
         n_data$increment = 1'b0;
+        data_count = n_data$count;
         n_duplicate$reset = reset;
         n_duplicate$increment = 1'b0;
+        duplicate_data_count = n_duplicate$count;
         n_forwarded$reset = reset;
         n_forwarded$increment = 1'b0;
+        forwarded_count = n_forwarded$count;
         n_frame_length$reset = reset;
         n_frame_length$increment = 1'b0;
+        bad_frame_length_count = n_frame_length$count;
         n_no_action$reset = reset;
         n_no_action$increment = 1'b0;
+        no_action_count = n_no_action$count;
         n_rx_fail$reset = reset;
         n_rx_fail$increment = 1'b0;
+        rx_fail_count = n_rx_fail$count;
         parser$clock = clock;
         dispatch$clock = clock;
         payload$clock = clock;
@@ -4893,15 +4902,6 @@ module nt_homa_16_nic$front(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s
                 n_forwarded$increment = 1'b1;
             end
         end
-        data_count = n_data$count;
-        chop_count = n_chop$count;
-        control_count = n_control$count;
-        no_action_count = n_no_action$count;
-        bad_length_count = n_bad_length$count;
-        rx_fail_count = n_rx_fail$count;
-        duplicate_data_count = n_duplicate$count;
-        forwarded_count = n_forwarded$count;
-        bad_frame_length_count = n_frame_length$count;
         if (reset) begin
             hold_valid$d = 1'b0;
             hold_issued$d = 1'b0;
@@ -5008,14 +5008,14 @@ module nt_homa_16_nic$front$ans_rx_msg_id(d,q,clock);
 endmodule // nt_homa_16_nic$front$ans_rx_msg_id
 
 
-module nt_homa_16_nic$front$decisions(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$front$decisions(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [127:0] push_data;
     input wire  pop;
+    input wire  [127:0] push_data;
     output reg  head_valid;
     output reg  [127:0] head_data;
     output reg  [15:0] level;
@@ -5287,24 +5287,24 @@ module nt_homa_16_nic$front$decisions$write_ptr(d,q,clock);
 endmodule // nt_homa_16_nic$front$decisions$write_ptr
 
 
-module nt_homa_16_nic$front$dispatch(clock,reset,in_valid,in_key,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_valid,cfg_write_index,cfg_write_enable,cfg_write_key,cfg_write_mask,cfg_write_action);
+module nt_homa_16_nic$front$dispatch(clock,reset,in_valid,cfg_write_valid,cfg_write_enable,in_key,cfg_write_key,cfg_write_mask,in_meta,out_valid,out_hit,out_entry,out_action,out_meta,cfg_write_index,cfg_write_action);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  in_valid;
+    input wire  cfg_write_valid;
+    input wire  cfg_write_enable;
     input wire  [15:0] in_key;
+    input wire  [15:0] cfg_write_key;
+    input wire  [15:0] cfg_write_mask;
     input wire  [151:0] in_meta;
     output reg  out_valid;
     output reg  out_hit;
     output reg  [2:0] out_entry;
     output reg  [3:0] out_action;
     output reg  [151:0] out_meta;
-    input wire  cfg_write_valid;
     input wire  [2:0] cfg_write_index;
-    input wire  cfg_write_enable;
-    input wire  [15:0] cfg_write_key;
-    input wire  [15:0] cfg_write_mask;
     input wire  [3:0] cfg_write_action;
 
     // Constant declarations
@@ -5864,7 +5864,7 @@ module nt_homa_16_nic$front$hold_valid(d,q,clock);
 endmodule // nt_homa_16_nic$front$hold_valid
 
 
-module nt_homa_16_nic$front$lengths(clock,reset,beat,first,last,tkeep,ip_total_len,msg_len,pkt_offset,verdict,frame_ok,data_length_ok);
+module nt_homa_16_nic$front$lengths(clock,reset,beat,first,last,tkeep,pkt_offset,ip_total_len,msg_len,verdict,frame_ok,data_length_ok);
 
     // Module arguments
     input wire  clock;
@@ -5873,9 +5873,9 @@ module nt_homa_16_nic$front$lengths(clock,reset,beat,first,last,tkeep,ip_total_l
     input wire  first;
     input wire  last;
     input wire  [7:0] tkeep;
+    input wire  [7:0] pkt_offset;
     input wire  [15:0] ip_total_len;
     input wire  [15:0] msg_len;
-    input wire  [7:0] pkt_offset;
     output reg  verdict;
     output reg  frame_ok;
     output reg  data_length_ok;
@@ -6654,11 +6654,36 @@ module nt_homa_16_nic$front$out_forward(d,q,clock);
 endmodule // nt_homa_16_nic$front$out_forward
 
 
-module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_total_len,hdr_ip_ident,hdr_ip_ttl,hdr_src_ip,hdr_dst_ip,hdr_flags,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pkt_offset,hdr_pull_offset,hdr_grant_prio,hdr_tx_msg_id,hdr_buf_ptr,hdr_buf_size_class,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count);
+module nt_homa_16_nic$front$parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_ttl,hdr_flags,hdr_pkt_offset,hdr_grant_prio,hdr_buf_size_class,hdr_ip_total_len,hdr_ip_ident,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pull_offset,hdr_tx_msg_id,hdr_buf_ptr,hdr_src_ip,hdr_dst_ip,frame_count,not_ipv4_count,wrong_protocol_count,too_short_count,bad_checksum_count,bad_flags_count,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    output reg  m_axis_tfirst;
+    output reg  [47:0] hdr_dst_mac;
+    output reg  [47:0] hdr_src_mac;
+    output reg  [7:0] hdr_ip_tos;
+    output reg  [7:0] hdr_ip_ttl;
+    output reg  [7:0] hdr_flags;
+    output reg  [7:0] hdr_pkt_offset;
+    output reg  [7:0] hdr_grant_prio;
+    output reg  [7:0] hdr_buf_size_class;
+    output reg  [15:0] hdr_ip_total_len;
+    output reg  [15:0] hdr_ip_ident;
+    output reg  [15:0] hdr_src_context;
+    output reg  [15:0] hdr_dst_context;
+    output reg  [15:0] hdr_msg_len;
+    output reg  [15:0] hdr_pull_offset;
+    output reg  [15:0] hdr_tx_msg_id;
+    output reg  [15:0] hdr_buf_ptr;
+    output reg  [31:0] hdr_src_ip;
+    output reg  [31:0] hdr_dst_ip;
+    output reg  [31:0] frame_count;
+    output reg  [31:0] not_ipv4_count;
+    output reg  [31:0] wrong_protocol_count;
+    output reg  [31:0] too_short_count;
+    output reg  [31:0] bad_checksum_count;
+    output reg  [31:0] bad_flags_count;
     input wire  [63:0] s_axis$tdata;
     input wire  [7:0] s_axis$tkeep;
     input wire  s_axis$tlast;
@@ -6669,31 +6694,6 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
     output reg  m_axis$tlast;
     output reg  m_axis$tvalid;
     input wire  m_axis$tready;
-    output reg  m_axis_tfirst;
-    output reg  [47:0] hdr_dst_mac;
-    output reg  [47:0] hdr_src_mac;
-    output reg  [7:0] hdr_ip_tos;
-    output reg  [15:0] hdr_ip_total_len;
-    output reg  [15:0] hdr_ip_ident;
-    output reg  [7:0] hdr_ip_ttl;
-    output reg  [31:0] hdr_src_ip;
-    output reg  [31:0] hdr_dst_ip;
-    output reg  [7:0] hdr_flags;
-    output reg  [15:0] hdr_src_context;
-    output reg  [15:0] hdr_dst_context;
-    output reg  [15:0] hdr_msg_len;
-    output reg  [7:0] hdr_pkt_offset;
-    output reg  [15:0] hdr_pull_offset;
-    output reg  [7:0] hdr_grant_prio;
-    output reg  [15:0] hdr_tx_msg_id;
-    output reg  [15:0] hdr_buf_ptr;
-    output reg  [7:0] hdr_buf_size_class;
-    output reg  [31:0] frame_count;
-    output reg  [31:0] not_ipv4_count;
-    output reg  [31:0] wrong_protocol_count;
-    output reg  [31:0] too_short_count;
-    output reg  [31:0] bad_checksum_count;
-    output reg  [31:0] bad_flags_count;
 
     // Constant declarations
     localparam  ip_protocol = 8'h9a;
@@ -6866,16 +6866,22 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
         wrong_protocols$clock = clock;
         bad_checksums$reset = reset;
         bad_checksums$increment = 1'b0;
+        bad_checksum_count = bad_checksums$count;
         bad_flagss$reset = reset;
         bad_flagss$increment = 1'b0;
+        bad_flags_count = bad_flagss$count;
         frames$reset = reset;
         frames$increment = 1'b0;
+        frame_count = frames$count;
         not_ipv4s$reset = reset;
         not_ipv4s$increment = 1'b0;
+        not_ipv4_count = not_ipv4s$count;
         too_shorts$reset = reset;
         too_shorts$increment = 1'b0;
+        too_short_count = too_shorts$count;
         wrong_protocols$reset = reset;
         wrong_protocols$increment = 1'b0;
+        wrong_protocol_count = wrong_protocols$count;
         in_payload = in_beat$q == 32'h8;
         header_beat = ~in_payload;
         empty_taken = s1_empty_pending$q & m_axis$tready;
@@ -7017,12 +7023,6 @@ module nt_homa_16_nic$front$parser(clock,reset,s_axis$tdata,s_axis$tkeep,s_axis$
         hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
         hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
         hdr_buf_size_class = h[(32'h188)+:(8)];
-        frame_count = frames$count;
-        not_ipv4_count = not_ipv4s$count;
-        wrong_protocol_count = wrong_protocols$count;
-        too_short_count = too_shorts$count;
-        bad_checksum_count = bad_checksums$count;
-        bad_flags_count = bad_flagss$count;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
@@ -7521,14 +7521,14 @@ module nt_homa_16_nic$front$parser$wrong_protocols$value(d,q,clock);
 endmodule // nt_homa_16_nic$front$parser$wrong_protocols$value
 
 
-module nt_homa_16_nic$front$payload(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$front$payload(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [73:0] push_data;
     input wire  pop;
+    input wire  [73:0] push_data;
     output reg  head_valid;
     output reg  [73:0] head_data;
     output reg  [15:0] level;
@@ -7838,11 +7838,18 @@ module nt_homa_16_nic$front$vd_seen(d,q,clock);
 endmodule // nt_homa_16_nic$front$vd_seen
 
 
-module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_dup_grant,cfg_ack_policy,rel_valid,rel_slot,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,counters$offset_range_count,counters$grant_sent_count,counters$ack_sent_count,counters$nack_sent_count,counters$sched_inserts_count,counters$sched_removes_count,counters$sched_unknown_removes_count,counters$sched_fifo_enters_count,counters$sched_levels);
+module nt_homa_16_nic$ingress(clock,reset,cfg_dup_grant,rtt_pkts,cfg_overcommit,cfg_unsched_prios,cfg_ack_policy,rel_valid,rel_slot,act$valid,act$action,act$meta,done$valid,done$action,done$meta,done$ok,done$live,done$forward,done$slot,done$gen,done$is_new_msg,done$is_new_pkt,done$is_last_pkt,done$ack_no,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,prio_wr$valid,prio_wr$index,prio_wr$value,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,counters$offset_range_count,counters$grant_sent_count,counters$ack_sent_count,counters$nack_sent_count,counters$sched_inserts_count,counters$sched_removes_count,counters$sched_unknown_removes_count,counters$sched_fifo_enters_count,counters$sched_levels);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  cfg_dup_grant;
+    input wire  [15:0] rtt_pkts;
+    input wire  [4:0] cfg_overcommit;
+    input wire  [3:0] cfg_unsched_prios;
+    input wire  [1:0] cfg_ack_policy;
+    input wire  rel_valid;
+    input wire  [3:0] rel_slot;
     input wire  act$valid;
     input wire  [3:0] act$action;
     input wire  [151:0] act$meta;
@@ -7858,13 +7865,6 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     input wire  done$is_new_pkt;
     input wire  done$is_last_pkt;
     input wire  [8:0] done$ack_no;
-    input wire  [15:0] rtt_pkts;
-    input wire  [4:0] cfg_overcommit;
-    input wire  [3:0] cfg_unsched_prios;
-    input wire  cfg_dup_grant;
-    input wire  [1:0] cfg_ack_policy;
-    input wire  rel_valid;
-    input wire  [3:0] rel_slot;
     output reg  dlv$valid;
     output reg  [15:0] dlv$tx_msg_id;
     output reg  [63:0] dlv$ack_bitmap;
@@ -7910,11 +7910,11 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     reg  received$clock;
     reg  received$reset;
     reg  received$req_valid;
-    reg  [3:0] received$req_index;
     reg  received$req_pred;
+    reg  [3:0] received$req_index;
     reg  [1:0] received$req_op_true;
-    reg  [15:0] received$req_value_true;
     reg  [1:0] received$req_op_false;
+    reg  [15:0] received$req_value_true;
     reg  [15:0] received$req_value_false;
     wire  received$resp_valid;
     wire  [3:0] received$resp_index;
@@ -7922,22 +7922,22 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     wire  [15:0] received$resp_new;
     reg  scheduler$clock;
     reg  scheduler$reset;
+    reg  scheduler$op_valid;
     reg  [4:0] scheduler$cfg_overcommit;
     reg  [7:0] scheduler$cfg_rtt_pkts;
-    reg  scheduler$op_valid;
-    reg  [1:0] scheduler$op_code;
-    reg  [3:0] scheduler$op_id;
     reg  [7:0] scheduler$op_remaining;
     reg  [7:0] scheduler$op_received;
     reg  [7:0] scheduler$op_total;
     reg  [7:0] scheduler$op_granted;
+    reg  [1:0] scheduler$op_code;
+    reg  [3:0] scheduler$op_id;
     wire  scheduler$res_valid;
     wire  scheduler$res_grant;
     wire  [3:0] scheduler$res_id;
     wire  [7:0] scheduler$res_grant_offset;
-    wire  [3:0] scheduler$res_position;
     wire  [7:0] scheduler$res_received;
     wire  [7:0] scheduler$res_total;
+    wire  [3:0] scheduler$res_position;
     wire  [31:0] scheduler$inserts_count;
     wire  [31:0] scheduler$removes_count;
     wire  [31:0] scheduler$unknown_removes_count;
@@ -8104,11 +8104,11 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         .clock(received$clock),
         .reset(received$reset),
         .req_valid(received$req_valid),
-        .req_index(received$req_index),
         .req_pred(received$req_pred),
+        .req_index(received$req_index),
         .req_op_true(received$req_op_true),
-        .req_value_true(received$req_value_true),
         .req_op_false(received$req_op_false),
+        .req_value_true(received$req_value_true),
         .req_value_false(received$req_value_false),
         .resp_valid(received$resp_valid),
         .resp_index(received$resp_index),
@@ -8118,22 +8118,22 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
     nt_homa_16_nic$ingress$scheduler scheduler(
         .clock(scheduler$clock),
         .reset(scheduler$reset),
+        .op_valid(scheduler$op_valid),
         .cfg_overcommit(scheduler$cfg_overcommit),
         .cfg_rtt_pkts(scheduler$cfg_rtt_pkts),
-        .op_valid(scheduler$op_valid),
-        .op_code(scheduler$op_code),
-        .op_id(scheduler$op_id),
         .op_remaining(scheduler$op_remaining),
         .op_received(scheduler$op_received),
         .op_total(scheduler$op_total),
         .op_granted(scheduler$op_granted),
+        .op_code(scheduler$op_code),
+        .op_id(scheduler$op_id),
         .res_valid(scheduler$res_valid),
         .res_grant(scheduler$res_grant),
         .res_id(scheduler$res_id),
         .res_grant_offset(scheduler$res_grant_offset),
-        .res_position(scheduler$res_position),
         .res_received(scheduler$res_received),
         .res_total(scheduler$res_total),
+        .res_position(scheduler$res_position),
         .inserts_count(scheduler$inserts_count),
         .removes_count(scheduler$removes_count),
         .unknown_removes_count(scheduler$unknown_removes_count),
@@ -8419,10 +8419,13 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         n_nack$clock = clock;
         n_ack$reset = reset;
         n_ack$increment = 1'b0;
+        counters$ack_sent_count = n_ack$count;
         n_grant$reset = reset;
         n_grant$increment = 1'b0;
+        counters$grant_sent_count = n_grant$count;
         n_nack$reset = reset;
         n_nack$increment = 1'b0;
+        counters$nack_sent_count = n_nack$count;
         received$clock = clock;
         scheduler$clock = clock;
         msg_info$read_clock = clock;
@@ -8633,9 +8636,6 @@ module nt_homa_16_nic$ingress(clock,reset,act$valid,act$action,act$meta,done$val
         if (ev$valid & (ev$ctrl_flags == 32'h4)) begin
             n_nack$increment = 1'b1;
         end
-        counters$grant_sent_count = n_grant$count;
-        counters$ack_sent_count = n_ack$count;
-        counters$nack_sent_count = n_nack$count;
         if (reset) begin
             s3_valid$d = 1'b0;
             r_valid$d = 1'b0;
@@ -9362,17 +9362,17 @@ module nt_homa_16_nic$ingress$r_wait2(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$r_wait2
 
 
-module nt_homa_16_nic$ingress$received(clock,reset,req_valid,req_index,req_pred,req_op_true,req_value_true,req_op_false,req_value_false,resp_valid,resp_index,resp_old,resp_new);
+module nt_homa_16_nic$ingress$received(clock,reset,req_valid,req_pred,req_index,req_op_true,req_op_false,req_value_true,req_value_false,resp_valid,resp_index,resp_old,resp_new);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  req_valid;
-    input wire  [3:0] req_index;
     input wire  req_pred;
+    input wire  [3:0] req_index;
     input wire  [1:0] req_op_true;
-    input wire  [15:0] req_value_true;
     input wire  [1:0] req_op_false;
+    input wire  [15:0] req_value_true;
     input wire  [15:0] req_value_false;
     output reg  resp_valid;
     output reg  [3:0] resp_index;
@@ -9835,27 +9835,27 @@ module nt_homa_16_nic$ingress$s3_valid(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$s3_valid
 
 
-module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,op_valid,op_code,op_id,op_remaining,op_received,op_total,op_granted,res_valid,res_grant,res_id,res_grant_offset,res_position,res_received,res_total,inserts_count,removes_count,unknown_removes_count,grants_count,fifo_enters_count,skipped_arrivals_count,close_arrivals_count,occupancy,fifo_level);
+module nt_homa_16_nic$ingress$scheduler(clock,reset,op_valid,cfg_overcommit,cfg_rtt_pkts,op_remaining,op_received,op_total,op_granted,op_code,op_id,res_valid,res_grant,res_id,res_grant_offset,res_received,res_total,res_position,inserts_count,removes_count,unknown_removes_count,grants_count,fifo_enters_count,skipped_arrivals_count,close_arrivals_count,occupancy,fifo_level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  op_valid;
     input wire  [4:0] cfg_overcommit;
     input wire  [7:0] cfg_rtt_pkts;
-    input wire  op_valid;
-    input wire  [1:0] op_code;
-    input wire  [3:0] op_id;
     input wire  [7:0] op_remaining;
     input wire  [7:0] op_received;
     input wire  [7:0] op_total;
     input wire  [7:0] op_granted;
+    input wire  [1:0] op_code;
+    input wire  [3:0] op_id;
     output reg  res_valid;
     output reg  res_grant;
     output reg  [3:0] res_id;
     output reg  [7:0] res_grant_offset;
-    output reg  [3:0] res_position;
     output reg  [7:0] res_received;
     output reg  [7:0] res_total;
+    output reg  [3:0] res_position;
     output reg  [31:0] inserts_count;
     output reg  [31:0] removes_count;
     output reg  [31:0] unknown_removes_count;
@@ -10517,18 +10517,18 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     reg  order$119$clock;
     reg  waiting$clock;
     reg  waiting$reset;
-    reg  [3:0] waiting$id;
     reg  waiting$push;
     reg  waiting$write_state;
+    reg  waiting$write_limits;
+    reg  waiting$pop_allowed;
+    reg  [3:0] waiting$id;
     reg  [7:0] waiting$remaining;
     reg  [7:0] waiting$received;
-    reg  waiting$write_limits;
     reg  [7:0] waiting$total;
     reg  [7:0] waiting$granted;
-    reg  waiting$pop_allowed;
     wire  waiting$reading;
-    wire  [3:0] waiting$reading_id;
     wire  waiting$loading;
+    wire  [3:0] waiting$reading_id;
     wire  [3:0] waiting$load_id;
     wire  [7:0] waiting$load_remaining;
     wire  [7:0] waiting$load_received;
@@ -13445,18 +13445,18 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
     nt_homa_16_nic$ingress$scheduler$waiting waiting(
         .clock(waiting$clock),
         .reset(waiting$reset),
-        .id(waiting$id),
         .push(waiting$push),
         .write_state(waiting$write_state),
+        .write_limits(waiting$write_limits),
+        .pop_allowed(waiting$pop_allowed),
+        .id(waiting$id),
         .remaining(waiting$remaining),
         .received(waiting$received),
-        .write_limits(waiting$write_limits),
         .total(waiting$total),
         .granted(waiting$granted),
-        .pop_allowed(waiting$pop_allowed),
         .reading(waiting$reading),
-        .reading_id(waiting$reading_id),
         .loading(waiting$loading),
+        .reading_id(waiting$reading_id),
         .load_id(waiting$load_id),
         .load_remaining(waiting$load_remaining),
         .load_received(waiting$load_received),
@@ -14739,18 +14739,25 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         unknown_removes$clock = clock;
         close_arrivals$reset = reset;
         close_arrivals$increment = 1'b0;
+        close_arrivals_count = close_arrivals$count;
         fifo_enters$reset = reset;
         fifo_enters$increment = 1'b0;
+        fifo_enters_count = fifo_enters$count;
         grants$reset = reset;
         grants$increment = 1'b0;
+        grants_count = grants$count;
         inserts$reset = reset;
         inserts$increment = 1'b0;
+        inserts_count = inserts$count;
         removes$reset = reset;
         removes$increment = 1'b0;
+        removes_count = removes$count;
         skipped$reset = reset;
         skipped$increment = 1'b0;
+        skipped_arrivals_count = skipped$count;
         unknown_removes$reset = reset;
         unknown_removes$increment = 1'b0;
+        unknown_removes_count = unknown_removes$count;
         e_valid$0$clock = clock;
         e_id$0$clock = clock;
         e_rem$0$clock = clock;
@@ -26583,13 +26590,6 @@ module nt_homa_16_nic$ingress$scheduler(clock,reset,cfg_overcommit,cfg_rtt_pkts,
         res_position = s1_res_position$q;
         res_received = s1_res_received$q;
         res_total = s1_res_total$q;
-        inserts_count = inserts$count;
-        removes_count = removes$count;
-        unknown_removes_count = unknown_removes$count;
-        grants_count = grants$count;
-        fifo_enters_count = fifo_enters$count;
-        skipped_arrivals_count = skipped$count;
-        close_arrivals_count = close_arrivals$count;
         occupancy_count$bitmap = valid_chain$16;
         occupancy = occupancy_count$count;
         fifo_level = waiting$level;
@@ -35984,23 +35984,23 @@ module nt_homa_16_nic$ingress$scheduler$unknown_removes$value(d,q,clock);
 endmodule // nt_homa_16_nic$ingress$scheduler$unknown_removes$value
 
 
-module nt_homa_16_nic$ingress$scheduler$waiting(clock,reset,id,push,write_state,remaining,received,write_limits,total,granted,pop_allowed,reading,reading_id,loading,load_id,load_remaining,load_received,load_total,load_granted,level);
+module nt_homa_16_nic$ingress$scheduler$waiting(clock,reset,push,write_state,write_limits,pop_allowed,id,remaining,received,total,granted,reading,loading,reading_id,load_id,load_remaining,load_received,load_total,load_granted,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [3:0] id;
     input wire  push;
     input wire  write_state;
+    input wire  write_limits;
+    input wire  pop_allowed;
+    input wire  [3:0] id;
     input wire  [7:0] remaining;
     input wire  [7:0] received;
-    input wire  write_limits;
     input wire  [7:0] total;
     input wire  [7:0] granted;
-    input wire  pop_allowed;
     output reg  reading;
-    output reg  [3:0] reading_id;
     output reg  loading;
+    output reg  [3:0] reading_id;
     output reg  [3:0] load_id;
     output reg  [7:0] load_remaining;
     output reg  [7:0] load_received;
@@ -36515,13 +36515,19 @@ module nt_homa_16_nic$ingress$scheduler$waiting$wait_tg(read_address,read_clock,
 endmodule // nt_homa_16_nic$ingress$scheduler$waiting$wait_tg
 
 
-module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$tx_msg_id,m_axis$credit,m_axis$rank,m_axis$flags,m_axis$is_new_msg,m_axis$is_rtx,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count);
+module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ctrl_sent_count,pull_sent_count,merged_count,pull_coalesced_count,pull_replaced_count,dropped_count,ev$valid,ev$msg_id,ev$msg_gen,ev$ctrl_flags,ev$pull,ev$credit,ev$remote_ip,ev$remote_port,ev$local_port,ev$msg_len,ev$pkt_offset,ev$tx_msg_id,ev$rank,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,m_axis$remote_ip,m_axis$remote_port,m_axis$msg_len,m_axis$pkt_offset,m_axis$local_port,m_axis$tx_msg_id,m_axis$credit,m_axis$rank,m_axis$flags,m_axis$is_new_msg,m_axis$is_rtx);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [15:0] cfg_pace_cycles;
     input wire  [7:0] cfg_bucket_max;
+    output reg  [31:0] ctrl_sent_count;
+    output reg  [31:0] pull_sent_count;
+    output reg  [31:0] merged_count;
+    output reg  [31:0] pull_coalesced_count;
+    output reg  [31:0] pull_replaced_count;
+    output reg  [31:0] dropped_count;
     input wire  ev$valid;
     input wire  [3:0] ev$msg_id;
     input wire  [7:0] ev$msg_gen;
@@ -36551,12 +36557,6 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     output reg  [7:0] m_axis$flags;
     output reg  m_axis$is_new_msg;
     output reg  m_axis$is_rtx;
-    output reg  [31:0] ctrl_sent_count;
-    output reg  [31:0] pull_sent_count;
-    output reg  [31:0] merged_count;
-    output reg  [31:0] pull_coalesced_count;
-    output reg  [31:0] pull_replaced_count;
-    output reg  [31:0] dropped_count;
 
     // Constant declarations
     localparam  fifo_depth = 16'h8;
@@ -36566,8 +36566,8 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
     reg  immediate$clock;
     reg  immediate$reset;
     reg  immediate$push;
-    reg  [135:0] immediate$push_data;
     reg  immediate$pop;
+    reg  [135:0] immediate$push_data;
     wire  immediate$head_valid;
     wire  [135:0] immediate$head_data;
     wire  [15:0] immediate$level;
@@ -36705,8 +36705,8 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         .clock(immediate$clock),
         .reset(immediate$reset),
         .push(immediate$push),
-        .push_data(immediate$push_data),
         .pop(immediate$pop),
+        .push_data(immediate$push_data),
         .head_valid(immediate$head_valid),
         .head_data(immediate$head_data),
         .level(immediate$level)
@@ -36914,16 +36914,22 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         sent$clock = clock;
         coalesced$reset = reset;
         coalesced$increment = 1'b0;
+        pull_coalesced_count = coalesced$count;
         drops$reset = reset;
         drops$increment = 1'b0;
+        dropped_count = drops$count;
         merges$reset = reset;
         merges$increment = 1'b0;
+        merged_count = merges$count;
         pulls_sent$reset = reset;
         pulls_sent$increment = 1'b0;
+        pull_sent_count = pulls_sent$count;
         replaced$reset = reset;
         replaced$increment = 1'b0;
+        pull_replaced_count = replaced$count;
         sent$reset = reset;
         sent$increment = 1'b0;
+        ctrl_sent_count = sent$count;
         immediate$clock = clock;
         immediate$reset = reset;
         gen_credit_event_port$read_clock = clock;
@@ -37064,12 +37070,6 @@ module nt_homa_16_nic$pktgen(clock,reset,cfg_pace_cycles,cfg_bucket_max,ev$valid
         m_axis$flags = out_desc$q[(32'h80)+:(8)];
         m_axis$is_new_msg = 1'b0;
         m_axis$is_rtx = 1'b0;
-        ctrl_sent_count = sent$count;
-        pull_sent_count = pulls_sent$count;
-        merged_count = merges$count;
-        pull_coalesced_count = coalesced$count;
-        pull_replaced_count = replaced$count;
-        dropped_count = drops$count;
         if (reset) begin
             pending$d = 32'h0;
             s1_ins_valid$d = 1'b0;
@@ -37354,14 +37354,14 @@ module nt_homa_16_nic$pktgen$gen_credit_event_port(read_address,read_clock,read_
 endmodule // nt_homa_16_nic$pktgen$gen_credit_event_port
 
 
-module nt_homa_16_nic$pktgen$immediate(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$pktgen$immediate(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [135:0] push_data;
     input wire  pop;
+    input wire  [135:0] push_data;
     output reg  head_valid;
     output reg  [135:0] head_data;
     output reg  [15:0] level;
@@ -38160,12 +38160,25 @@ module nt_homa_16_nic$pktgen$tokens(d,q,clock);
 endmodule // nt_homa_16_nic$pktgen$tokens
 
 
-module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,resp_fail_reason,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,release_valid,release_slot,release_reason,busy_slots,free_lists_full,table_counters$fail_zero_len_count,table_counters$fail_too_long_count,table_counters$fail_bad_offset_count,table_counters$fail_len_mismatch_count,table_counters$fail_no_id_count,table_counters$fail_no_buffer_count,table_counters$fail_bucket_full_count,table_counters$duplicate_count,table_counters$recent_duplicate_count,table_counters$class_fallback_count,table_counters$full_wait_count,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count);
+module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,resp_fail_reason,release_valid,release_slot,release_reason,busy_slots,free_lists_full,drop_stale_count,drop_bad_offset_count,drop_duplicate_count,drop_bad_length_count,gc_count,stale_timeout_count,delivered_count,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp$valid,resp$fail,resp$rx_msg_id,resp$is_new_msg,resp$is_new_pkt,resp$is_last_pkt,resp$ack_no,s_axis$tdata,s_axis$tkeep,s_axis$tlast,s_axis$tvalid,s_axis$tready,s_axis$remote_ip,s_axis$remote_port,s_axis$msg_len,s_axis$pkt_offset,s_axis$local_port,s_axis$rx_msg_id,s_axis$tx_msg_id,s_axis$is_last_pkt,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready,table_counters$fail_zero_len_count,table_counters$fail_too_long_count,table_counters$fail_bad_offset_count,table_counters$fail_len_mismatch_count,table_counters$fail_no_id_count,table_counters$fail_no_buffer_count,table_counters$fail_bucket_full_count,table_counters$duplicate_count,table_counters$recent_duplicate_count,table_counters$class_fallback_count,table_counters$full_wait_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  [31:0] ingress_timeout;
+    output reg  [2:0] resp_fail_reason;
+    output reg  release_valid;
+    output reg  [3:0] release_slot;
+    output reg  [1:0] release_reason;
+    output reg  [15:0] busy_slots;
+    output reg  [4:0] free_lists_full;
+    output reg  [31:0] drop_stale_count;
+    output reg  [31:0] drop_bad_offset_count;
+    output reg  [31:0] drop_duplicate_count;
+    output reg  [31:0] drop_bad_length_count;
+    output reg  [31:0] gc_count;
+    output reg  [31:0] stale_timeout_count;
+    output reg  [31:0] delivered_count;
     input wire  req$valid;
     output wire  req$ready;
     input wire  req$mark_received;
@@ -38182,7 +38195,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     output reg  resp$is_new_pkt;
     output reg  resp$is_last_pkt;
     output reg  [8:0] resp$ack_no;
-    output reg  [2:0] resp_fail_reason;
     input wire  [63:0] s_axis$tdata;
     input wire  [7:0] s_axis$tkeep;
     input wire  s_axis$tlast;
@@ -38201,11 +38213,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     output wire  m_axis$tlast;
     output wire  m_axis$tvalid;
     input wire  m_axis$tready;
-    output reg  release_valid;
-    output reg  [3:0] release_slot;
-    output reg  [1:0] release_reason;
-    output reg  [15:0] busy_slots;
-    output reg  [4:0] free_lists_full;
     output wire  [31:0] table_counters$fail_zero_len_count;
     output wire  [31:0] table_counters$fail_too_long_count;
     output wire  [31:0] table_counters$fail_bad_offset_count;
@@ -38217,13 +38224,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     output wire  [31:0] table_counters$recent_duplicate_count;
     output wire  [31:0] table_counters$class_fallback_count;
     output wire  [31:0] table_counters$full_wait_count;
-    output reg  [31:0] drop_stale_count;
-    output reg  [31:0] drop_bad_offset_count;
-    output reg  [31:0] drop_duplicate_count;
-    output reg  [31:0] drop_bad_length_count;
-    output reg  [31:0] gc_count;
-    output reg  [31:0] stale_timeout_count;
-    output reg  [31:0] delivered_count;
 
     // Constant declarations
     localparam  all_ones64 = 64'hffffffffffffffff;
@@ -38232,37 +38232,37 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     // Stub signals
     reg  msg_table$clock;
     reg  msg_table$reset;
+    reg  msg_table$release_valid;
+    reg  msg_table$release_delivered;
     wire  msg_table$resp_valid;
     wire  msg_table$resp_fail;
-    wire  [2:0] msg_table$resp_fail_reason;
-    wire  [15:0] msg_table$resp_rx_msg_id;
     wire  msg_table$resp_is_new_msg;
     wire  msg_table$resp_announce_new_msg;
     wire  msg_table$resp_is_new_pkt;
     wire  msg_table$resp_is_last_pkt;
-    wire  [8:0] msg_table$resp_ack_no;
-    wire  [63:0] msg_table$resp_key;
+    wire  msg_table$sched_valid;
+    wire  msg_table$release_ready;
+    wire  [2:0] msg_table$resp_fail_reason;
+    wire  [15:0] msg_table$resp_rx_msg_id;
     wire  [15:0] msg_table$resp_msg_len;
     wire  [15:0] msg_table$resp_page;
-    wire  msg_table$sched_valid;
+    wire  [8:0] msg_table$resp_ack_no;
+    wire  [63:0] msg_table$resp_key;
     wire  [3:0] msg_table$sched_slot;
     wire  [7:0] msg_table$sched_gen;
-    reg  msg_table$release_valid;
-    wire  msg_table$release_ready;
     reg  [3:0] msg_table$release_slot;
-    reg  msg_table$release_delivered;
     wire  [4:0] msg_table$free_lists_full;
     reg  timer$clock;
     reg  timer$reset;
-    reg  [63:0] timer$now;
     reg  timer$sched_valid;
+    reg  timer$cancel_valid;
+    reg  timer$timeout_ready;
+    reg  [63:0] timer$now;
     reg  [3:0] timer$sched_id;
+    reg  [3:0] timer$cancel_id;
     reg  [31:0] timer$sched_delay;
     reg  [7:0] timer$sched_meta;
-    reg  timer$cancel_valid;
-    reg  [3:0] timer$cancel_id;
     wire  timer$timeout_valid;
-    reg  timer$timeout_ready;
     wire  timer$timeout_offered;
     wire  [3:0] timer$timeout_id;
     wire  [7:0] timer$timeout_meta;
@@ -38296,12 +38296,12 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     reg  fifo_ram$write_enable;
     reg  read_out$clock;
     reg  read_out$reset;
-    wire  read_out$ready;
     reg  read_out$start;
+    wire  read_out$ready;
+    wire  read_out$done;
     reg  [102:0] read_out$header;
     wire  [16:0] read_out$payload_address;
     reg  [63:0] read_out$payload_data;
-    wire  read_out$done;
     wire  [3:0] read_out$done_slot;
     reg  c_stale$clock;
     reg  c_stale$reset;
@@ -38540,6 +38540,26 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     nt_homa_16_nic$reassembly$msg_table msg_table(
         .clock(msg_table$clock),
         .reset(msg_table$reset),
+        .release_valid(msg_table$release_valid),
+        .release_delivered(msg_table$release_delivered),
+        .resp_valid(msg_table$resp_valid),
+        .resp_fail(msg_table$resp_fail),
+        .resp_is_new_msg(msg_table$resp_is_new_msg),
+        .resp_announce_new_msg(msg_table$resp_announce_new_msg),
+        .resp_is_new_pkt(msg_table$resp_is_new_pkt),
+        .resp_is_last_pkt(msg_table$resp_is_last_pkt),
+        .sched_valid(msg_table$sched_valid),
+        .release_ready(msg_table$release_ready),
+        .resp_fail_reason(msg_table$resp_fail_reason),
+        .resp_rx_msg_id(msg_table$resp_rx_msg_id),
+        .resp_msg_len(msg_table$resp_msg_len),
+        .resp_page(msg_table$resp_page),
+        .resp_ack_no(msg_table$resp_ack_no),
+        .resp_key(msg_table$resp_key),
+        .sched_slot(msg_table$sched_slot),
+        .sched_gen(msg_table$sched_gen),
+        .release_slot(msg_table$release_slot),
+        .free_lists_full(msg_table$free_lists_full),
         .req$valid(req$valid),
         .req$ready(req$ready),
         .req$mark_received(req$mark_received),
@@ -38549,26 +38569,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         .req$tx_msg_id(req$tx_msg_id),
         .req$msg_len(req$msg_len),
         .req$pkt_offset(req$pkt_offset),
-        .resp_valid(msg_table$resp_valid),
-        .resp_fail(msg_table$resp_fail),
-        .resp_fail_reason(msg_table$resp_fail_reason),
-        .resp_rx_msg_id(msg_table$resp_rx_msg_id),
-        .resp_is_new_msg(msg_table$resp_is_new_msg),
-        .resp_announce_new_msg(msg_table$resp_announce_new_msg),
-        .resp_is_new_pkt(msg_table$resp_is_new_pkt),
-        .resp_is_last_pkt(msg_table$resp_is_last_pkt),
-        .resp_ack_no(msg_table$resp_ack_no),
-        .resp_key(msg_table$resp_key),
-        .resp_msg_len(msg_table$resp_msg_len),
-        .resp_page(msg_table$resp_page),
-        .sched_valid(msg_table$sched_valid),
-        .sched_slot(msg_table$sched_slot),
-        .sched_gen(msg_table$sched_gen),
-        .release_valid(msg_table$release_valid),
-        .release_ready(msg_table$release_ready),
-        .release_slot(msg_table$release_slot),
-        .release_delivered(msg_table$release_delivered),
-        .free_lists_full(msg_table$free_lists_full),
         .counters$fail_zero_len_count(table_counters$fail_zero_len_count),
         .counters$fail_too_long_count(table_counters$fail_too_long_count),
         .counters$fail_bad_offset_count(table_counters$fail_bad_offset_count),
@@ -38584,15 +38584,15 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     nt_homa_16_nic$reassembly$timer timer(
         .clock(timer$clock),
         .reset(timer$reset),
-        .now(timer$now),
         .sched_valid(timer$sched_valid),
+        .cancel_valid(timer$cancel_valid),
+        .timeout_ready(timer$timeout_ready),
+        .now(timer$now),
         .sched_id(timer$sched_id),
+        .cancel_id(timer$cancel_id),
         .sched_delay(timer$sched_delay),
         .sched_meta(timer$sched_meta),
-        .cancel_valid(timer$cancel_valid),
-        .cancel_id(timer$cancel_id),
         .timeout_valid(timer$timeout_valid),
-        .timeout_ready(timer$timeout_ready),
         .timeout_offered(timer$timeout_offered),
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
@@ -38636,12 +38636,12 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
     nt_homa_16_nic$reassembly$read_out read_out(
         .clock(read_out$clock),
         .reset(read_out$reset),
-        .ready(read_out$ready),
         .start(read_out$start),
+        .ready(read_out$ready),
+        .done(read_out$done),
         .header(read_out$header),
         .payload_address(read_out$payload_address),
         .payload_data(read_out$payload_data),
-        .done(read_out$done),
         .done_slot(read_out$done_slot),
         .m_axis$tdata(m_axis$tdata),
         .m_axis$tkeep(m_axis$tkeep),
@@ -39031,18 +39031,25 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         c_stale_timeout$clock = clock;
         c_bad_length$reset = reset;
         c_bad_length$increment = 1'b0;
+        drop_bad_length_count = c_bad_length$count;
         c_bad_offset$reset = reset;
         c_bad_offset$increment = 1'b0;
+        drop_bad_offset_count = c_bad_offset$count;
         c_delivered$reset = reset;
         c_delivered$increment = 1'b0;
+        delivered_count = c_delivered$count;
         c_duplicate$reset = reset;
         c_duplicate$increment = 1'b0;
+        drop_duplicate_count = c_duplicate$count;
         c_gc$reset = reset;
         c_gc$increment = 1'b0;
+        gc_count = c_gc$count;
         c_stale$reset = reset;
         c_stale$increment = 1'b0;
+        drop_stale_count = c_stale$count;
         c_stale_timeout$reset = reset;
         c_stale_timeout$increment = 1'b0;
+        stale_timeout_count = c_stale_timeout$count;
         msg_table$clock = clock;
         timer$clock = clock;
         read_out$clock = clock;
@@ -39068,13 +39075,6 @@ module nt_homa_16_nic$reassembly(clock,reset,ingress_timeout,req$valid,req$ready
         resp$ack_no = msg_table$resp_ack_no;
         busy_slots = live$q;
         free_lists_full = msg_table$free_lists_full;
-        drop_stale_count = c_stale$count;
-        drop_bad_offset_count = c_bad_offset$count;
-        drop_duplicate_count = c_duplicate$count;
-        drop_bad_length_count = c_bad_length$count;
-        gc_count = c_gc$count;
-        stale_timeout_count = c_stale_timeout$count;
-        delivered_count = c_delivered$count;
         alloc_write = msg_table$resp_valid & msg_table$resp_is_new_msg;
         alloc_slot = msg_table$resp_rx_msg_id[(32'h0)+:(4)];
         alloc_gen = ((msg_table$resp_rx_msg_id >> slot_shift) & 8'hff);
@@ -40415,11 +40415,31 @@ module nt_homa_16_nic$reassembly$live(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$live
 
 
-module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,resp_valid,resp_fail,resp_fail_reason,resp_rx_msg_id,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,resp_ack_no,resp_key,resp_msg_len,resp_page,sched_valid,sched_slot,sched_gen,release_valid,release_ready,release_slot,release_delivered,free_lists_full,counters$fail_zero_len_count,counters$fail_too_long_count,counters$fail_bad_offset_count,counters$fail_len_mismatch_count,counters$fail_no_id_count,counters$fail_no_buffer_count,counters$fail_bucket_full_count,counters$duplicate_count,counters$recent_duplicate_count,counters$class_fallback_count,counters$full_wait_count);
+module nt_homa_16_nic$reassembly$msg_table(clock,reset,release_valid,release_delivered,resp_valid,resp_fail,resp_is_new_msg,resp_announce_new_msg,resp_is_new_pkt,resp_is_last_pkt,sched_valid,release_ready,resp_fail_reason,resp_rx_msg_id,resp_msg_len,resp_page,resp_ack_no,resp_key,sched_slot,sched_gen,release_slot,free_lists_full,req$valid,req$ready,req$mark_received,req$peek,req$src_ip,req$src_port,req$tx_msg_id,req$msg_len,req$pkt_offset,counters$fail_zero_len_count,counters$fail_too_long_count,counters$fail_bad_offset_count,counters$fail_len_mismatch_count,counters$fail_no_id_count,counters$fail_no_buffer_count,counters$fail_bucket_full_count,counters$duplicate_count,counters$recent_duplicate_count,counters$class_fallback_count,counters$full_wait_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  release_valid;
+    input wire  release_delivered;
+    output reg  resp_valid;
+    output reg  resp_fail;
+    output reg  resp_is_new_msg;
+    output reg  resp_announce_new_msg;
+    output reg  resp_is_new_pkt;
+    output reg  resp_is_last_pkt;
+    output reg  sched_valid;
+    output reg  release_ready;
+    output reg  [2:0] resp_fail_reason;
+    output reg  [15:0] resp_rx_msg_id;
+    output reg  [15:0] resp_msg_len;
+    output reg  [15:0] resp_page;
+    output reg  [8:0] resp_ack_no;
+    output reg  [63:0] resp_key;
+    output reg  [3:0] sched_slot;
+    output reg  [7:0] sched_gen;
+    input wire  [3:0] release_slot;
+    output reg  [4:0] free_lists_full;
     input wire  req$valid;
     output reg  req$ready;
     input wire  req$mark_received;
@@ -40429,26 +40449,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     input wire  [15:0] req$tx_msg_id;
     input wire  [15:0] req$msg_len;
     input wire  [7:0] req$pkt_offset;
-    output reg  resp_valid;
-    output reg  resp_fail;
-    output reg  [2:0] resp_fail_reason;
-    output reg  [15:0] resp_rx_msg_id;
-    output reg  resp_is_new_msg;
-    output reg  resp_announce_new_msg;
-    output reg  resp_is_new_pkt;
-    output reg  resp_is_last_pkt;
-    output reg  [8:0] resp_ack_no;
-    output reg  [63:0] resp_key;
-    output reg  [15:0] resp_msg_len;
-    output reg  [15:0] resp_page;
-    output reg  sched_valid;
-    output reg  [3:0] sched_slot;
-    output reg  [7:0] sched_gen;
-    input wire  release_valid;
-    output reg  release_ready;
-    input wire  [3:0] release_slot;
-    input wire  release_delivered;
-    output reg  [4:0] free_lists_full;
     output reg  [31:0] counters$fail_zero_len_count;
     output reg  [31:0] counters$fail_too_long_count;
     output reg  [31:0] counters$fail_bad_offset_count;
@@ -40517,39 +40517,39 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     wire  [3:0] hash$h1;
     reg  delivered$clock;
     reg  delivered$reset;
-    wire  delivered$ready;
     reg  delivered$lookup_valid;
-    reg  [63:0] delivered$lookup_key;
-    wire  delivered$found;
     reg  delivered$insert_valid;
+    wire  delivered$ready;
+    wire  delivered$found;
+    reg  [63:0] delivered$lookup_key;
     reg  [63:0] delivered$insert_key;
     wire  [31:0] delivered$full_wait_count;
     reg  ids$clock;
     reg  ids$reset;
-    wire  ids$alloc_valid;
-    wire  [3:0] ids$alloc_id;
     reg  ids$alloc_ready;
     reg  ids$free_valid;
-    reg  [3:0] ids$free_id;
+    wire  ids$alloc_valid;
     wire  ids$empty;
     wire  ids$full;
+    wire  [3:0] ids$alloc_id;
+    reg  [3:0] ids$free_id;
     wire  [15:0] ids$double_free_count;
     reg  buffers$clock;
     reg  buffers$reset;
+    reg  buffers$take;
+    reg  buffers$free_valid;
     reg  [15:0] buffers$msg_len;
     wire  [3:0] buffers$fits;
+    wire  [3:0] buffers$full;
     reg  [3:0] buffers$request_fits;
+    reg  [3:0] buffers$take_class;
     wire  [1:0] buffers$chosen;
     wire  [3:0] buffers$chosen_index;
     wire  [15:0] buffers$chosen_page;
     wire  buffers$fallback;
     wire  buffers$exhausted;
-    reg  buffers$take;
-    reg  [3:0] buffers$take_class;
-    reg  buffers$free_valid;
     reg  [1:0] buffers$free_class;
     reg  [3:0] buffers$free_index;
-    wire  [3:0] buffers$full;
     reg  c_zero_len$clock;
     reg  c_zero_len$reset;
     reg  c_zero_len$increment;
@@ -40906,43 +40906,43 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
     nt_homa_16_nic$reassembly$msg_table$delivered delivered(
         .clock(delivered$clock),
         .reset(delivered$reset),
-        .ready(delivered$ready),
         .lookup_valid(delivered$lookup_valid),
-        .lookup_key(delivered$lookup_key),
-        .found(delivered$found),
         .insert_valid(delivered$insert_valid),
+        .ready(delivered$ready),
+        .found(delivered$found),
+        .lookup_key(delivered$lookup_key),
         .insert_key(delivered$insert_key),
         .full_wait_count(delivered$full_wait_count)
     );
     nt_homa_16_nic$reassembly$msg_table$ids ids(
         .clock(ids$clock),
         .reset(ids$reset),
-        .alloc_valid(ids$alloc_valid),
-        .alloc_id(ids$alloc_id),
         .alloc_ready(ids$alloc_ready),
         .free_valid(ids$free_valid),
-        .free_id(ids$free_id),
+        .alloc_valid(ids$alloc_valid),
         .empty(ids$empty),
         .full(ids$full),
+        .alloc_id(ids$alloc_id),
+        .free_id(ids$free_id),
         .double_free_count(ids$double_free_count)
     );
     nt_homa_16_nic$reassembly$msg_table$buffers buffers(
         .clock(buffers$clock),
         .reset(buffers$reset),
+        .take(buffers$take),
+        .free_valid(buffers$free_valid),
         .msg_len(buffers$msg_len),
         .fits(buffers$fits),
+        .full(buffers$full),
         .request_fits(buffers$request_fits),
+        .take_class(buffers$take_class),
         .chosen(buffers$chosen),
         .chosen_index(buffers$chosen_index),
         .chosen_page(buffers$chosen_page),
         .fallback(buffers$fallback),
         .exhausted(buffers$exhausted),
-        .take(buffers$take),
-        .take_class(buffers$take_class),
-        .free_valid(buffers$free_valid),
         .free_class(buffers$free_class),
-        .free_index(buffers$free_index),
-        .full(buffers$full)
+        .free_index(buffers$free_index)
     );
     nt_homa_16_nic$reassembly$msg_table$c_zero_len c_zero_len(
         .clock(c_zero_len$clock),
@@ -41483,24 +41483,34 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         c_zero_len$clock = clock;
         c_bad_offset$reset = reset;
         c_bad_offset$increment = 1'b0;
+        counters$fail_bad_offset_count = c_bad_offset$count;
         c_bucket_full$reset = reset;
         c_bucket_full$increment = 1'b0;
+        counters$fail_bucket_full_count = c_bucket_full$count;
         c_duplicate$reset = reset;
         c_duplicate$increment = 1'b0;
+        counters$duplicate_count = c_duplicate$count;
         c_fallback$reset = reset;
         c_fallback$increment = 1'b0;
+        counters$class_fallback_count = c_fallback$count;
         c_len_mismatch$reset = reset;
         c_len_mismatch$increment = 1'b0;
+        counters$fail_len_mismatch_count = c_len_mismatch$count;
         c_no_buffer$reset = reset;
         c_no_buffer$increment = 1'b0;
+        counters$fail_no_buffer_count = c_no_buffer$count;
         c_no_id$reset = reset;
         c_no_id$increment = 1'b0;
+        counters$fail_no_id_count = c_no_id$count;
         c_recent$reset = reset;
         c_recent$increment = 1'b0;
+        counters$recent_duplicate_count = c_recent$count;
         c_too_long$reset = reset;
         c_too_long$increment = 1'b0;
+        counters$fail_too_long_count = c_too_long$count;
         c_zero_len$reset = reset;
         c_zero_len$increment = 1'b0;
+        counters$fail_zero_len_count = c_zero_len$count;
         ids$clock = clock;
         buffers$clock = clock;
         delivered$clock = clock;
@@ -41561,16 +41571,6 @@ module nt_homa_16_nic$reassembly$msg_table(clock,reset,req$valid,req$ready,req$m
         sched_slot = o_sched_slot$q;
         sched_gen = o_sched_gen$q;
         free_lists_full = ((ids$full) & 5'h1f) | (((buffers$full) & 5'h1f) << 32'h1);
-        counters$fail_zero_len_count = c_zero_len$count;
-        counters$fail_too_long_count = c_too_long$count;
-        counters$fail_bad_offset_count = c_bad_offset$count;
-        counters$fail_len_mismatch_count = c_len_mismatch$count;
-        counters$fail_no_id_count = c_no_id$count;
-        counters$fail_no_buffer_count = c_no_buffer$count;
-        counters$fail_bucket_full_count = c_bucket_full$count;
-        counters$duplicate_count = c_duplicate$count;
-        counters$recent_duplicate_count = c_recent$count;
-        counters$class_fallback_count = c_fallback$count;
         req_key = ((((req$tx_msg_id) & 64'hffffffffffffffff) << 32'h30) | (((req$src_port) & 64'hffffffffffffffff) << 32'h20)) | ((req$src_ip) & 64'hffffffffffffffff);
         hash$key = req_key;
         h0 = hash$h0;
@@ -42165,25 +42165,25 @@ module nt_homa_16_nic$reassembly$msg_table$ap_write(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$ap_write
 
 
-module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,request_fits,chosen,chosen_index,chosen_page,fallback,exhausted,take,take_class,free_valid,free_class,free_index,full);
+module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,take,free_valid,msg_len,fits,full,request_fits,take_class,chosen,chosen_index,chosen_page,fallback,exhausted,free_class,free_index);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  take;
+    input wire  free_valid;
     input wire  [15:0] msg_len;
     output reg  [3:0] fits;
+    output reg  [3:0] full;
     input wire  [3:0] request_fits;
+    input wire  [3:0] take_class;
     output reg  [1:0] chosen;
     output reg  [3:0] chosen_index;
     output reg  [15:0] chosen_page;
     output reg  fallback;
     output reg  exhausted;
-    input wire  take;
-    input wire  [3:0] take_class;
-    input wire  free_valid;
     input wire  [1:0] free_class;
     input wire  [3:0] free_index;
-    output reg  [3:0] full;
 
     // Constant declarations
     localparam  pages$0 = 16'h1;
@@ -42206,43 +42206,43 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
     // Stub signals
     reg  lists$0$clock;
     reg  lists$0$reset;
-    wire  lists$0$alloc_valid;
-    wire  [3:0] lists$0$alloc_id;
     reg  lists$0$alloc_ready;
     reg  lists$0$free_valid;
-    reg  [3:0] lists$0$free_id;
+    wire  lists$0$alloc_valid;
     wire  lists$0$empty;
     wire  lists$0$full;
+    wire  [3:0] lists$0$alloc_id;
+    reg  [3:0] lists$0$free_id;
     wire  [15:0] lists$0$double_free_count;
     reg  lists$1$clock;
     reg  lists$1$reset;
-    wire  lists$1$alloc_valid;
-    wire  [3:0] lists$1$alloc_id;
     reg  lists$1$alloc_ready;
     reg  lists$1$free_valid;
-    reg  [3:0] lists$1$free_id;
+    wire  lists$1$alloc_valid;
     wire  lists$1$empty;
     wire  lists$1$full;
+    wire  [3:0] lists$1$alloc_id;
+    reg  [3:0] lists$1$free_id;
     wire  [15:0] lists$1$double_free_count;
     reg  lists$2$clock;
     reg  lists$2$reset;
-    wire  lists$2$alloc_valid;
-    wire  [3:0] lists$2$alloc_id;
     reg  lists$2$alloc_ready;
     reg  lists$2$free_valid;
-    reg  [3:0] lists$2$free_id;
+    wire  lists$2$alloc_valid;
     wire  lists$2$empty;
     wire  lists$2$full;
+    wire  [3:0] lists$2$alloc_id;
+    reg  [3:0] lists$2$free_id;
     wire  [15:0] lists$2$double_free_count;
     reg  lists$3$clock;
     reg  lists$3$reset;
-    wire  lists$3$alloc_valid;
-    wire  [3:0] lists$3$alloc_id;
     reg  lists$3$alloc_ready;
     reg  lists$3$free_valid;
-    reg  [3:0] lists$3$free_id;
+    wire  lists$3$alloc_valid;
     wire  lists$3$empty;
     wire  lists$3$full;
+    wire  [3:0] lists$3$alloc_id;
+    reg  [3:0] lists$3$free_id;
     wire  [15:0] lists$3$double_free_count;
     reg  [3:0] offered$0$d;
     wire  [3:0] offered$0$q;
@@ -42281,49 +42281,49 @@ module nt_homa_16_nic$reassembly$msg_table$buffers(clock,reset,msg_len,fits,requ
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$0 lists$0(
         .clock(lists$0$clock),
         .reset(lists$0$reset),
-        .alloc_valid(lists$0$alloc_valid),
-        .alloc_id(lists$0$alloc_id),
         .alloc_ready(lists$0$alloc_ready),
         .free_valid(lists$0$free_valid),
-        .free_id(lists$0$free_id),
+        .alloc_valid(lists$0$alloc_valid),
         .empty(lists$0$empty),
         .full(lists$0$full),
+        .alloc_id(lists$0$alloc_id),
+        .free_id(lists$0$free_id),
         .double_free_count(lists$0$double_free_count)
     );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$1 lists$1(
         .clock(lists$1$clock),
         .reset(lists$1$reset),
-        .alloc_valid(lists$1$alloc_valid),
-        .alloc_id(lists$1$alloc_id),
         .alloc_ready(lists$1$alloc_ready),
         .free_valid(lists$1$free_valid),
-        .free_id(lists$1$free_id),
+        .alloc_valid(lists$1$alloc_valid),
         .empty(lists$1$empty),
         .full(lists$1$full),
+        .alloc_id(lists$1$alloc_id),
+        .free_id(lists$1$free_id),
         .double_free_count(lists$1$double_free_count)
     );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$2 lists$2(
         .clock(lists$2$clock),
         .reset(lists$2$reset),
-        .alloc_valid(lists$2$alloc_valid),
-        .alloc_id(lists$2$alloc_id),
         .alloc_ready(lists$2$alloc_ready),
         .free_valid(lists$2$free_valid),
-        .free_id(lists$2$free_id),
+        .alloc_valid(lists$2$alloc_valid),
         .empty(lists$2$empty),
         .full(lists$2$full),
+        .alloc_id(lists$2$alloc_id),
+        .free_id(lists$2$free_id),
         .double_free_count(lists$2$double_free_count)
     );
     nt_homa_16_nic$reassembly$msg_table$buffers$lists$3 lists$3(
         .clock(lists$3$clock),
         .reset(lists$3$reset),
-        .alloc_valid(lists$3$alloc_valid),
-        .alloc_id(lists$3$alloc_id),
         .alloc_ready(lists$3$alloc_ready),
         .free_valid(lists$3$free_valid),
-        .free_id(lists$3$free_id),
+        .alloc_valid(lists$3$alloc_valid),
         .empty(lists$3$empty),
         .full(lists$3$full),
+        .alloc_id(lists$3$alloc_id),
+        .free_id(lists$3$free_id),
         .double_free_count(lists$3$double_free_count)
     );
     nt_homa_16_nic$reassembly$msg_table$buffers$offered$0 offered$0(
@@ -42475,18 +42475,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$has_buffer(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$buffers$has_buffer
 
 
-module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_ready,free_valid,alloc_valid,empty,full,alloc_id,free_id,double_free_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    output reg  alloc_valid;
     output reg  empty;
     output reg  full;
+    output reg  [3:0] alloc_id;
+    input wire  [3:0] free_id;
     output reg  [15:0] double_free_count;
 
     // Stub signals
@@ -42550,13 +42550,13 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0(clock,reset,alloc_val
         double_frees$clock = clock;
         double_frees$reset = reset;
         double_frees$increment = 1'b0;
+        double_free_count = double_frees$count;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -42723,18 +42723,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$pending(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$buffers$lists$0$pending
 
 
-module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_ready,free_valid,alloc_valid,empty,full,alloc_id,free_id,double_free_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    output reg  alloc_valid;
     output reg  empty;
     output reg  full;
+    output reg  [3:0] alloc_id;
+    input wire  [3:0] free_id;
     output reg  [15:0] double_free_count;
 
     // Stub signals
@@ -42798,13 +42798,13 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1(clock,reset,alloc_val
         double_frees$clock = clock;
         double_frees$reset = reset;
         double_frees$increment = 1'b0;
+        double_free_count = double_frees$count;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -42971,18 +42971,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$pending(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$buffers$lists$1$pending
 
 
-module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_ready,free_valid,alloc_valid,empty,full,alloc_id,free_id,double_free_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    output reg  alloc_valid;
     output reg  empty;
     output reg  full;
+    output reg  [3:0] alloc_id;
+    input wire  [3:0] free_id;
     output reg  [15:0] double_free_count;
 
     // Stub signals
@@ -43046,13 +43046,13 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2(clock,reset,alloc_val
         double_frees$clock = clock;
         double_frees$reset = reset;
         double_frees$increment = 1'b0;
+        double_free_count = double_frees$count;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -43219,18 +43219,18 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$pending(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$buffers$lists$2$pending
 
 
-module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_ready,free_valid,alloc_valid,empty,full,alloc_id,free_id,double_free_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    output reg  alloc_valid;
     output reg  empty;
     output reg  full;
+    output reg  [3:0] alloc_id;
+    input wire  [3:0] free_id;
     output reg  [15:0] double_free_count;
 
     // Stub signals
@@ -43294,13 +43294,13 @@ module nt_homa_16_nic$reassembly$msg_table$buffers$lists$3(clock,reset,alloc_val
         double_frees$clock = clock;
         double_frees$reset = reset;
         double_frees$increment = 1'b0;
+        double_free_count = double_frees$count;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -44133,16 +44133,16 @@ module nt_homa_16_nic$reassembly$msg_table$c_zero_len$value(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$c_zero_len$value
 
 
-module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_valid,lookup_key,found,insert_valid,insert_key,full_wait_count);
+module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,lookup_valid,insert_valid,ready,found,lookup_key,insert_key,full_wait_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  ready;
     input wire  lookup_valid;
-    input wire  [63:0] lookup_key;
-    output reg  found;
     input wire  insert_valid;
+    output reg  ready;
+    output reg  found;
+    input wire  [63:0] lookup_key;
     input wire  [63:0] insert_key;
     output reg  [31:0] full_wait_count;
 
@@ -44621,6 +44621,7 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         c_full_wait$clock = clock;
         c_full_wait$reset = reset;
         c_full_wait$increment = 1'b0;
+        full_wait_count = c_full_wait$count;
         way0$0$read_clock = clock;
         way0$0$write_clock = clock;
         way1$0$read_clock = clock;
@@ -44653,7 +44654,6 @@ module nt_homa_16_nic$reassembly$msg_table$delivered(clock,reset,ready,lookup_va
         way0$7$write_clock = clock;
         way1$7$read_clock = clock;
         way1$7$write_clock = clock;
-        full_wait_count = c_full_wait$count;
         tick = epoch_cycle$q == epoch_length_minus_one;
         epoch_cycle$d = epoch_cycle$q + 32'h1;
         if (tick) begin
@@ -46442,18 +46442,18 @@ module nt_homa_16_nic$reassembly$msg_table$id_offer_valid(d,q,clock);
 endmodule // nt_homa_16_nic$reassembly$msg_table$id_offer_valid
 
 
-module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,alloc_ready,free_valid,free_id,empty,full,double_free_count);
+module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_ready,free_valid,alloc_valid,empty,full,alloc_id,free_id,double_free_count);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  alloc_valid;
-    output reg  [3:0] alloc_id;
     input wire  alloc_ready;
     input wire  free_valid;
-    input wire  [3:0] free_id;
+    output reg  alloc_valid;
     output reg  empty;
     output reg  full;
+    output reg  [3:0] alloc_id;
+    input wire  [3:0] free_id;
     output reg  [15:0] double_free_count;
 
     // Stub signals
@@ -46517,13 +46517,13 @@ module nt_homa_16_nic$reassembly$msg_table$ids(clock,reset,alloc_valid,alloc_id,
         double_frees$clock = clock;
         double_frees$reset = reset;
         double_frees$increment = 1'b0;
+        double_free_count = double_frees$count;
         occupied = in_use$q | pending$q;
         lowest_free$bitmap = ~occupied;
         alloc_valid = lowest_free$found;
         alloc_id = lowest_free$index;
         empty = ~lowest_free$found;
         full = ~|occupied;
-        double_free_count = double_frees$count;
         pending$d = 32'h0;
         if (alloc_ready) begin
             pending$d = lowest_free$onehot;
@@ -47742,17 +47742,17 @@ module nt_homa_16_nic$reassembly$payload(read_address,read_clock,read_data,write
 endmodule // nt_homa_16_nic$reassembly$payload
 
 
-module nt_homa_16_nic$reassembly$read_out(clock,reset,ready,start,header,payload_address,payload_data,done,done_slot,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready);
+module nt_homa_16_nic$reassembly$read_out(clock,reset,start,ready,done,header,payload_address,payload_data,done_slot,m_axis$tdata,m_axis$tkeep,m_axis$tlast,m_axis$tvalid,m_axis$tready);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    output reg  ready;
     input wire  start;
+    output reg  ready;
+    output reg  done;
     input wire  [102:0] header;
     output reg  [16:0] payload_address;
     input wire  [63:0] payload_data;
-    output reg  done;
     output reg  [3:0] done_slot;
     output reg  [63:0] m_axis$tdata;
     output reg  [7:0] m_axis$tkeep;
@@ -48425,20 +48425,20 @@ module nt_homa_16_nic$reassembly$slot_ram(read_address,read_clock,read_data,writ
 endmodule // nt_homa_16_nic$reassembly$slot_ram
 
 
-module nt_homa_16_nic$reassembly$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_offered,timeout_id,timeout_meta);
+module nt_homa_16_nic$reassembly$timer(clock,reset,sched_valid,cancel_valid,timeout_ready,now,sched_id,cancel_id,sched_delay,sched_meta,timeout_valid,timeout_offered,timeout_id,timeout_meta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] now;
     input wire  sched_valid;
+    input wire  cancel_valid;
+    input wire  timeout_ready;
+    input wire  [63:0] now;
     input wire  [3:0] sched_id;
+    input wire  [3:0] cancel_id;
     input wire  [31:0] sched_delay;
     input wire  [7:0] sched_meta;
-    input wire  cancel_valid;
-    input wire  [3:0] cancel_id;
     output reg  timeout_valid;
-    input wire  timeout_ready;
     output reg  timeout_offered;
     output reg  [3:0] timeout_id;
     output reg  [7:0] timeout_meta;
@@ -49337,7 +49337,7 @@ module nt_homa_16_nic$status(index,value,map_version,protocol_id,messages,datapa
 endmodule // nt_homa_16_nic$status
 
 
-module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,s_axis_msg$tdata,s_axis_msg$tkeep,s_axis_msg$tlast,s_axis_msg$tvalid,s_axis_msg$tready,msg_id_valid,msg_id,done_valid,done_ready,done_tx_msg_id,done_abandoned,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count);
+module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,rto_cycles,msg_id_valid,msg_id,done_valid,done_abandoned,done_ready,done_tx_msg_id,active,buffers_all_free,rejected_msg_count,framing_error_count,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,delivered_msg_count,abandoned_msg_count,write_busy_count,buffer_double_free_count,cooling_slots,buffers_exhausted,event_overflow_count,s_axis_msg$tdata,s_axis_msg$tkeep,s_axis_msg$tlast,s_axis_msg$tvalid,s_axis_msg$tready,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx);
 
     // Module arguments
     input wire  clock;
@@ -49347,17 +49347,34 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     input wire  rtx_first_expiry;
     input wire  probe_idle_timeout;
     input wire  [31:0] rto_cycles;
+    output reg  msg_id_valid;
+    output reg  [15:0] msg_id;
+    output reg  done_valid;
+    output reg  done_abandoned;
+    input wire  done_ready;
+    output reg  [15:0] done_tx_msg_id;
+    output reg  [15:0] active;
+    output reg  buffers_all_free;
+    output reg  [15:0] rejected_msg_count;
+    output reg  [15:0] framing_error_count;
+    output reg  [15:0] stale_delivered_count;
+    output reg  [15:0] stale_credit_count;
+    output reg  [15:0] stale_timeout_count;
+    output reg  [15:0] ack_beyond_count;
+    output reg  [15:0] rtx_beyond_count;
+    output reg  [15:0] credit_beyond_count;
+    output reg  [15:0] delivered_msg_count;
+    output reg  [15:0] abandoned_msg_count;
+    output reg  [15:0] write_busy_count;
+    output reg  [15:0] buffer_double_free_count;
+    output reg  [15:0] cooling_slots;
+    output reg  buffers_exhausted;
+    output reg  [15:0] event_overflow_count;
     input wire  [63:0] s_axis_msg$tdata;
     input wire  [7:0] s_axis_msg$tkeep;
     input wire  s_axis_msg$tlast;
     input wire  s_axis_msg$tvalid;
     output reg  s_axis_msg$tready;
-    output reg  msg_id_valid;
-    output reg  [15:0] msg_id;
-    output reg  done_valid;
-    input wire  done_ready;
-    output reg  [15:0] done_tx_msg_id;
-    output reg  done_abandoned;
     input wire  dlv$valid;
     input wire  [15:0] dlv$tx_msg_id;
     input wire  [63:0] dlv$ack_bitmap;
@@ -49385,23 +49402,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     output wire  [7:0] m_axis_pkt$flags;
     output wire  m_axis_pkt$is_new_msg;
     output wire  m_axis_pkt$is_rtx;
-    output reg  [15:0] active;
-    output reg  buffers_all_free;
-    output reg  [15:0] rejected_msg_count;
-    output reg  [15:0] framing_error_count;
-    output reg  [15:0] stale_delivered_count;
-    output reg  [15:0] stale_credit_count;
-    output reg  [15:0] stale_timeout_count;
-    output reg  [15:0] ack_beyond_count;
-    output reg  [15:0] rtx_beyond_count;
-    output reg  [15:0] credit_beyond_count;
-    output reg  [15:0] delivered_msg_count;
-    output reg  [15:0] abandoned_msg_count;
-    output reg  [15:0] write_busy_count;
-    output reg  [15:0] buffer_double_free_count;
-    output reg  [15:0] cooling_slots;
-    output reg  buffers_exhausted;
-    output reg  [15:0] event_overflow_count;
 
     // Constant declarations
     localparam  class_slots$0 = 16'hffff;
@@ -49428,26 +49428,44 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  core$rtx_first_expiry;
     reg  core$probe_idle_timeout;
     reg  core$new_valid;
+    reg  core$new_credit_valid;
     wire  core$new_ready;
+    wire  core$new_id_valid;
     reg  [3:0] core$new_slot;
     reg  [31:0] core$new_remote_ip;
     reg  [15:0] core$new_remote_port;
     reg  [15:0] core$new_local_port;
     reg  [15:0] core$new_msg_len;
-    reg  core$new_credit_valid;
     reg  [15:0] core$new_credit;
     reg  [7:0] core$new_rank;
-    wire  core$new_id_valid;
     wire  [15:0] core$new_id;
     reg  core$to_valid;
     wire  core$to_ready;
     reg  [3:0] core$to_slot;
     reg  [23:0] core$to_meta;
     wire  core$sched_valid;
-    wire  [3:0] core$sched_slot;
-    wire  [23:0] core$sched_meta;
     wire  core$cancel_valid;
+    wire  [3:0] core$sched_slot;
     wire  [3:0] core$cancel_slot;
+    wire  [23:0] core$sched_meta;
+    wire  core$pkt_q1_valid;
+    wire  core$pkt_q2_valid;
+    wire  [3:0] core$pkt_q1_slot;
+    wire  [3:0] core$pkt_q2_slot;
+    wire  core$done_valid;
+    wire  core$done_abandoned;
+    wire  [15:0] core$done_tx_msg_id;
+    wire  [15:0] core$active;
+    wire  [15:0] core$stale_delivered_count;
+    wire  [15:0] core$stale_credit_count;
+    wire  [15:0] core$stale_timeout_count;
+    wire  [15:0] core$ack_beyond_count;
+    wire  [15:0] core$rtx_beyond_count;
+    wire  [15:0] core$credit_beyond_count;
+    wire  [15:0] core$write_busy_count;
+    wire  [15:0] core$delivered_msg_count;
+    wire  [15:0] core$abandoned_msg_count;
+    wire  [15:0] core$event_overflow_count;
     wire  core$pkt$valid;
     reg  core$pkt$ready;
     wire  [3:0] core$pkt$slot;
@@ -49462,35 +49480,17 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  [7:0] core$pkt$flags;
     wire  core$pkt$is_new_msg;
     wire  core$pkt$is_rtx;
-    wire  core$pkt_q1_valid;
-    wire  [3:0] core$pkt_q1_slot;
-    wire  core$pkt_q2_valid;
-    wire  [3:0] core$pkt_q2_slot;
-    wire  core$done_valid;
-    wire  [15:0] core$done_tx_msg_id;
-    wire  core$done_abandoned;
-    wire  [15:0] core$active;
-    wire  [15:0] core$stale_delivered_count;
-    wire  [15:0] core$stale_credit_count;
-    wire  [15:0] core$stale_timeout_count;
-    wire  [15:0] core$ack_beyond_count;
-    wire  [15:0] core$rtx_beyond_count;
-    wire  [15:0] core$credit_beyond_count;
-    wire  [15:0] core$write_busy_count;
-    wire  [15:0] core$delivered_msg_count;
-    wire  [15:0] core$abandoned_msg_count;
-    wire  [15:0] core$event_overflow_count;
     reg  timer$clock;
     reg  timer$reset;
-    reg  [63:0] timer$now;
     reg  timer$sched_valid;
+    reg  timer$cancel_valid;
+    reg  timer$timeout_ready;
+    reg  [63:0] timer$now;
     reg  [3:0] timer$sched_id;
+    reg  [3:0] timer$cancel_id;
     reg  [31:0] timer$sched_delay;
     reg  [23:0] timer$sched_meta;
-    reg  timer$cancel_valid;
-    reg  [3:0] timer$cancel_id;
     wire  timer$timeout_valid;
-    reg  timer$timeout_ready;
     wire  timer$timeout_offered;
     wire  [3:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
@@ -49528,8 +49528,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  comp_q$clock;
     reg  comp_q$reset;
     reg  comp_q$push;
-    reg  [16:0] comp_q$push_data;
     reg  comp_q$pop;
+    reg  [16:0] comp_q$push_data;
     wire  comp_q$head_valid;
     wire  [16:0] comp_q$head_data;
     wire  [15:0] comp_q$level;
@@ -49543,8 +49543,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  cool_q$clock;
     reg  cool_q$reset;
     reg  cool_q$push;
-    reg  [31:0] cool_q$push_data;
     reg  cool_q$pop;
+    reg  [31:0] cool_q$push_data;
     wire  cool_q$head_valid;
     wire  [31:0] cool_q$head_data;
     wire  [15:0] cool_q$level;
@@ -49558,6 +49558,11 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     wire  [15:0] cnt_framing$count;
     reg  read_out$clock;
     reg  read_out$reset;
+    reg  [16:0] read_out$desc_base;
+    wire  [16:0] read_out$payload_address;
+    reg  [63:0] read_out$payload_data;
+    wire  read_out$busy;
+    wire  [3:0] read_out$busy_slot;
     reg  read_out$desc$valid;
     wire  read_out$desc$ready;
     reg  [3:0] read_out$desc$slot;
@@ -49572,11 +49577,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     reg  [7:0] read_out$desc$flags;
     reg  read_out$desc$is_new_msg;
     reg  read_out$desc$is_rtx;
-    reg  [16:0] read_out$desc_base;
-    wire  [16:0] read_out$payload_address;
-    reg  [63:0] read_out$payload_data;
-    wire  read_out$busy;
-    wire  [3:0] read_out$busy_slot;
     reg  [3:0] busy_core0$index;
     reg  busy_core0$enable;
     wire  [15:0] busy_core0$onehot;
@@ -49727,17 +49727,44 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .rtx_first_expiry(core$rtx_first_expiry),
         .probe_idle_timeout(core$probe_idle_timeout),
         .new_valid(core$new_valid),
+        .new_credit_valid(core$new_credit_valid),
         .new_ready(core$new_ready),
+        .new_id_valid(core$new_id_valid),
         .new_slot(core$new_slot),
         .new_remote_ip(core$new_remote_ip),
         .new_remote_port(core$new_remote_port),
         .new_local_port(core$new_local_port),
         .new_msg_len(core$new_msg_len),
-        .new_credit_valid(core$new_credit_valid),
         .new_credit(core$new_credit),
         .new_rank(core$new_rank),
-        .new_id_valid(core$new_id_valid),
         .new_id(core$new_id),
+        .to_valid(core$to_valid),
+        .to_ready(core$to_ready),
+        .to_slot(core$to_slot),
+        .to_meta(core$to_meta),
+        .sched_valid(core$sched_valid),
+        .cancel_valid(core$cancel_valid),
+        .sched_slot(core$sched_slot),
+        .cancel_slot(core$cancel_slot),
+        .sched_meta(core$sched_meta),
+        .pkt_q1_valid(core$pkt_q1_valid),
+        .pkt_q2_valid(core$pkt_q2_valid),
+        .pkt_q1_slot(core$pkt_q1_slot),
+        .pkt_q2_slot(core$pkt_q2_slot),
+        .done_valid(core$done_valid),
+        .done_abandoned(core$done_abandoned),
+        .done_tx_msg_id(core$done_tx_msg_id),
+        .active(core$active),
+        .stale_delivered_count(core$stale_delivered_count),
+        .stale_credit_count(core$stale_credit_count),
+        .stale_timeout_count(core$stale_timeout_count),
+        .ack_beyond_count(core$ack_beyond_count),
+        .rtx_beyond_count(core$rtx_beyond_count),
+        .credit_beyond_count(core$credit_beyond_count),
+        .write_busy_count(core$write_busy_count),
+        .delivered_msg_count(core$delivered_msg_count),
+        .abandoned_msg_count(core$abandoned_msg_count),
+        .event_overflow_count(core$event_overflow_count),
         .dlv$valid(dlv$valid),
         .dlv$tx_msg_id(dlv$tx_msg_id),
         .dlv$ack_bitmap(dlv$ack_bitmap),
@@ -49749,15 +49776,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .ctx$new_credit(ctx$new_credit),
         .ctx$allow_tx(ctx$allow_tx),
         .ctx$raise_only(ctx$raise_only),
-        .to_valid(core$to_valid),
-        .to_ready(core$to_ready),
-        .to_slot(core$to_slot),
-        .to_meta(core$to_meta),
-        .sched_valid(core$sched_valid),
-        .sched_slot(core$sched_slot),
-        .sched_meta(core$sched_meta),
-        .cancel_valid(core$cancel_valid),
-        .cancel_slot(core$cancel_slot),
         .pkt$valid(core$pkt$valid),
         .pkt$ready(core$pkt$ready),
         .pkt$slot(core$pkt$slot),
@@ -49771,38 +49789,20 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .pkt$rank(core$pkt$rank),
         .pkt$flags(core$pkt$flags),
         .pkt$is_new_msg(core$pkt$is_new_msg),
-        .pkt$is_rtx(core$pkt$is_rtx),
-        .pkt_q1_valid(core$pkt_q1_valid),
-        .pkt_q1_slot(core$pkt_q1_slot),
-        .pkt_q2_valid(core$pkt_q2_valid),
-        .pkt_q2_slot(core$pkt_q2_slot),
-        .done_valid(core$done_valid),
-        .done_tx_msg_id(core$done_tx_msg_id),
-        .done_abandoned(core$done_abandoned),
-        .active(core$active),
-        .stale_delivered_count(core$stale_delivered_count),
-        .stale_credit_count(core$stale_credit_count),
-        .stale_timeout_count(core$stale_timeout_count),
-        .ack_beyond_count(core$ack_beyond_count),
-        .rtx_beyond_count(core$rtx_beyond_count),
-        .credit_beyond_count(core$credit_beyond_count),
-        .write_busy_count(core$write_busy_count),
-        .delivered_msg_count(core$delivered_msg_count),
-        .abandoned_msg_count(core$abandoned_msg_count),
-        .event_overflow_count(core$event_overflow_count)
+        .pkt$is_rtx(core$pkt$is_rtx)
     );
     nt_homa_16_nic$tx$timer timer(
         .clock(timer$clock),
         .reset(timer$reset),
-        .now(timer$now),
         .sched_valid(timer$sched_valid),
+        .cancel_valid(timer$cancel_valid),
+        .timeout_ready(timer$timeout_ready),
+        .now(timer$now),
         .sched_id(timer$sched_id),
+        .cancel_id(timer$cancel_id),
         .sched_delay(timer$sched_delay),
         .sched_meta(timer$sched_meta),
-        .cancel_valid(timer$cancel_valid),
-        .cancel_id(timer$cancel_id),
         .timeout_valid(timer$timeout_valid),
-        .timeout_ready(timer$timeout_ready),
         .timeout_offered(timer$timeout_offered),
         .timeout_id(timer$timeout_id),
         .timeout_meta(timer$timeout_meta)
@@ -49858,8 +49858,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .clock(comp_q$clock),
         .reset(comp_q$reset),
         .push(comp_q$push),
-        .push_data(comp_q$push_data),
         .pop(comp_q$pop),
+        .push_data(comp_q$push_data),
         .head_valid(comp_q$head_valid),
         .head_data(comp_q$head_data),
         .level(comp_q$level)
@@ -49879,8 +49879,8 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .clock(cool_q$clock),
         .reset(cool_q$reset),
         .push(cool_q$push),
-        .push_data(cool_q$push_data),
         .pop(cool_q$pop),
+        .push_data(cool_q$push_data),
         .head_valid(cool_q$head_valid),
         .head_data(cool_q$head_data),
         .level(cool_q$level)
@@ -49900,6 +49900,11 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
     nt_homa_16_nic$tx$read_out read_out(
         .clock(read_out$clock),
         .reset(read_out$reset),
+        .desc_base(read_out$desc_base),
+        .payload_address(read_out$payload_address),
+        .payload_data(read_out$payload_data),
+        .busy(read_out$busy),
+        .busy_slot(read_out$busy_slot),
         .desc$valid(read_out$desc$valid),
         .desc$ready(read_out$desc$ready),
         .desc$slot(read_out$desc$slot),
@@ -49914,9 +49919,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .desc$flags(read_out$desc$flags),
         .desc$is_new_msg(read_out$desc$is_new_msg),
         .desc$is_rtx(read_out$desc$is_rtx),
-        .desc_base(read_out$desc_base),
-        .payload_address(read_out$payload_address),
-        .payload_data(read_out$payload_data),
         .m_axis_pkt$tdata(m_axis_pkt$tdata),
         .m_axis_pkt$tkeep(m_axis_pkt$tkeep),
         .m_axis_pkt$tlast(m_axis_pkt$tlast),
@@ -49932,9 +49934,7 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         .m_axis_pkt$rank(m_axis_pkt$rank),
         .m_axis_pkt$flags(m_axis_pkt$flags),
         .m_axis_pkt$is_new_msg(m_axis_pkt$is_new_msg),
-        .m_axis_pkt$is_rtx(m_axis_pkt$is_rtx),
-        .busy(read_out$busy),
-        .busy_slot(read_out$busy_slot)
+        .m_axis_pkt$is_rtx(m_axis_pkt$is_rtx)
     );
     nt_homa_16_nic$tx$busy_core0 busy_core0(
         .index(busy_core0$index),
@@ -50154,10 +50154,13 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         cnt_rejected$clock = clock;
         cnt_double_free$reset = reset;
         cnt_double_free$increment = 1'b0;
+        buffer_double_free_count = cnt_double_free$count;
         cnt_framing$reset = reset;
         cnt_framing$increment = 1'b0;
+        framing_error_count = cnt_framing$count;
         cnt_rejected$reset = reset;
         cnt_rejected$increment = 1'b0;
+        rejected_msg_count = cnt_rejected$count;
         core$clock = clock;
         timer$clock = clock;
         comp_q$clock = clock;
@@ -50412,8 +50415,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         read_out$payload_data = payload$read_data;
         active = core$active;
         buffers_all_free = ~|buf_in_use$q;
-        rejected_msg_count = cnt_rejected$count;
-        framing_error_count = cnt_framing$count;
         stale_delivered_count = core$stale_delivered_count;
         stale_credit_count = core$stale_credit_count;
         stale_timeout_count = core$stale_timeout_count;
@@ -50424,7 +50425,6 @@ module nt_homa_16_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_
         abandoned_msg_count = core$abandoned_msg_count;
         write_busy_count = core$write_busy_count;
         event_overflow_count = core$event_overflow_count;
-        buffer_double_free_count = cnt_double_free$count;
         buffers_exhausted = &buf_in_use$q;
         if (reset) begin
             w_state$d = 32'h0;
@@ -50960,14 +50960,14 @@ module nt_homa_16_nic$tx$comp_in_valid(d,q,clock);
 endmodule // nt_homa_16_nic$tx$comp_in_valid
 
 
-module nt_homa_16_nic$tx$comp_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$tx$comp_q(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [16:0] push_data;
     input wire  pop;
+    input wire  [16:0] push_data;
     output reg  head_valid;
     output reg  [16:0] head_data;
     output reg  [15:0] level;
@@ -51258,14 +51258,14 @@ module nt_homa_16_nic$tx$cool_due(d,q,clock);
 endmodule // nt_homa_16_nic$tx$cool_due
 
 
-module nt_homa_16_nic$tx$cool_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$tx$cool_q(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [31:0] push_data;
     input wire  pop;
+    input wire  [31:0] push_data;
     output reg  head_valid;
     output reg  [31:0] head_data;
     output reg  [15:0] level;
@@ -51556,7 +51556,7 @@ module nt_homa_16_nic$tx$cool_steady(d,q,clock);
 endmodule // nt_homa_16_nic$tx$cool_steady
 
 
-module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_ready,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit_valid,new_credit,new_rank,new_id_valid,new_id,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,to_valid,to_ready,to_slot,to_meta,sched_valid,sched_slot,sched_meta,cancel_valid,cancel_slot,pkt$valid,pkt$ready,pkt$slot,pkt$remote_ip,pkt$remote_port,pkt$msg_len,pkt$offset,pkt$local_port,pkt$tx_msg_id,pkt$credit,pkt$rank,pkt$flags,pkt$is_new_msg,pkt$is_rtx,pkt_q1_valid,pkt_q1_slot,pkt_q2_valid,pkt_q2_slot,done_valid,done_tx_msg_id,done_abandoned,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count);
+module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,new_valid,new_credit_valid,new_ready,new_id_valid,new_slot,new_remote_ip,new_remote_port,new_local_port,new_msg_len,new_credit,new_rank,new_id,to_valid,to_ready,to_slot,to_meta,sched_valid,cancel_valid,sched_slot,cancel_slot,sched_meta,pkt_q1_valid,pkt_q2_valid,pkt_q1_slot,pkt_q2_slot,done_valid,done_abandoned,done_tx_msg_id,active,stale_delivered_count,stale_credit_count,stale_timeout_count,ack_beyond_count,rtx_beyond_count,credit_beyond_count,write_busy_count,delivered_msg_count,abandoned_msg_count,event_overflow_count,dlv$valid,dlv$tx_msg_id,dlv$ack_bitmap,ctx$valid,ctx$tx_msg_id,ctx$rtx_flag,ctx$rtx_bitmap,ctx$credit_flag,ctx$new_credit,ctx$allow_tx,ctx$raise_only,pkt$valid,pkt$ready,pkt$slot,pkt$remote_ip,pkt$remote_port,pkt$msg_len,pkt$offset,pkt$local_port,pkt$tx_msg_id,pkt$credit,pkt$rank,pkt$flags,pkt$is_new_msg,pkt$is_rtx);
 
     // Module arguments
     input wire  clock;
@@ -51566,17 +51566,44 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     input wire  rtx_first_expiry;
     input wire  probe_idle_timeout;
     input wire  new_valid;
+    input wire  new_credit_valid;
     output reg  new_ready;
+    output reg  new_id_valid;
     input wire  [3:0] new_slot;
     input wire  [31:0] new_remote_ip;
     input wire  [15:0] new_remote_port;
     input wire  [15:0] new_local_port;
     input wire  [15:0] new_msg_len;
-    input wire  new_credit_valid;
     input wire  [15:0] new_credit;
     input wire  [7:0] new_rank;
-    output reg  new_id_valid;
     output reg  [15:0] new_id;
+    input wire  to_valid;
+    output reg  to_ready;
+    input wire  [3:0] to_slot;
+    input wire  [23:0] to_meta;
+    output reg  sched_valid;
+    output reg  cancel_valid;
+    output reg  [3:0] sched_slot;
+    output reg  [3:0] cancel_slot;
+    output reg  [23:0] sched_meta;
+    output reg  pkt_q1_valid;
+    output reg  pkt_q2_valid;
+    output reg  [3:0] pkt_q1_slot;
+    output reg  [3:0] pkt_q2_slot;
+    output reg  done_valid;
+    output reg  done_abandoned;
+    output reg  [15:0] done_tx_msg_id;
+    output reg  [15:0] active;
+    output reg  [15:0] stale_delivered_count;
+    output reg  [15:0] stale_credit_count;
+    output reg  [15:0] stale_timeout_count;
+    output reg  [15:0] ack_beyond_count;
+    output reg  [15:0] rtx_beyond_count;
+    output reg  [15:0] credit_beyond_count;
+    output reg  [15:0] write_busy_count;
+    output reg  [15:0] delivered_msg_count;
+    output reg  [15:0] abandoned_msg_count;
+    output reg  [15:0] event_overflow_count;
     input wire  dlv$valid;
     input wire  [15:0] dlv$tx_msg_id;
     input wire  [63:0] dlv$ack_bitmap;
@@ -51588,15 +51615,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     input wire  [15:0] ctx$new_credit;
     input wire  ctx$allow_tx;
     input wire  ctx$raise_only;
-    input wire  to_valid;
-    output reg  to_ready;
-    input wire  [3:0] to_slot;
-    input wire  [23:0] to_meta;
-    output reg  sched_valid;
-    output reg  [3:0] sched_slot;
-    output reg  [23:0] sched_meta;
-    output reg  cancel_valid;
-    output reg  [3:0] cancel_slot;
     output reg  pkt$valid;
     input wire  pkt$ready;
     output reg  [3:0] pkt$slot;
@@ -51611,24 +51629,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     output reg  [7:0] pkt$flags;
     output reg  pkt$is_new_msg;
     output reg  pkt$is_rtx;
-    output reg  pkt_q1_valid;
-    output reg  [3:0] pkt_q1_slot;
-    output reg  pkt_q2_valid;
-    output reg  [3:0] pkt_q2_slot;
-    output reg  done_valid;
-    output reg  [15:0] done_tx_msg_id;
-    output reg  done_abandoned;
-    output reg  [15:0] active;
-    output reg  [15:0] stale_delivered_count;
-    output reg  [15:0] stale_credit_count;
-    output reg  [15:0] stale_timeout_count;
-    output reg  [15:0] ack_beyond_count;
-    output reg  [15:0] rtx_beyond_count;
-    output reg  [15:0] credit_beyond_count;
-    output reg  [15:0] write_busy_count;
-    output reg  [15:0] delivered_msg_count;
-    output reg  [15:0] abandoned_msg_count;
-    output reg  [15:0] event_overflow_count;
 
     // Constant declarations
     localparam  slot0_onehot = 16'h1;
@@ -51644,16 +51644,16 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  dlv_q$clock;
     reg  dlv_q$reset;
     reg  dlv_q$push;
-    reg  [79:0] dlv_q$push_data;
     reg  dlv_q$pop;
+    reg  [79:0] dlv_q$push_data;
     wire  dlv_q$head_valid;
     wire  [79:0] dlv_q$head_data;
     wire  [15:0] dlv_q$level;
     reg  ctx_q$clock;
     reg  ctx_q$reset;
     reg  ctx_q$push;
-    reg  [99:0] ctx_q$push_data;
     reg  ctx_q$pop;
+    reg  [99:0] ctx_q$push_data;
     wire  ctx_q$head_valid;
     wire  [99:0] ctx_q$head_data;
     wire  [15:0] ctx_q$level;
@@ -51669,25 +51669,23 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     reg  [3:0] slot_update$slot;
     reg  slot_update$id_known;
     reg  slot_update$active;
-    reg  [2:0] slot_update$kind;
-    reg  [15:0] slot_update$event_id;
-    reg  [63:0] slot_update$bitmap;
     reg  slot_update$rtx_flag;
     reg  slot_update$credit_flag;
-    reg  [15:0] slot_update$credit;
     reg  slot_update$allow;
     reg  slot_update$raise_only;
-    reg  [7:0] slot_update$rtx_p1;
-    reg  [87:0] slot_update$install_meta;
-    reg  [15:0] slot_update$default_credit;
-    reg  [7:0] slot_update$timeout_threshold;
     reg  slot_update$rtx_first_expiry;
     reg  slot_update$probe_idle_timeout;
+    reg  [2:0] slot_update$kind;
+    reg  [15:0] slot_update$event_id;
+    reg  [15:0] slot_update$credit;
+    reg  [15:0] slot_update$default_credit;
+    reg  [63:0] slot_update$bitmap;
+    reg  [7:0] slot_update$rtx_p1;
+    reg  [7:0] slot_update$timeout_threshold;
+    reg  [87:0] slot_update$install_meta;
     wire  [336:0] slot_update$updated;
     wire  slot_update$updated_active;
-    wire  [15:0] slot_update$id;
     wire  slot_update$schedule;
-    wire  [23:0] slot_update$schedule_meta;
     wire  slot_update$installed;
     wire  slot_update$completed;
     wire  slot_update$abandoned;
@@ -51698,21 +51696,23 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
     wire  slot_update$ack_beyond;
     wire  slot_update$rtx_beyond;
     wire  slot_update$credit_beyond;
+    wire  [15:0] slot_update$id;
+    wire  [23:0] slot_update$schedule_meta;
     reg  choice$choose;
+    reg  choice$allow;
     reg  [63:0] choice$delivered;
     reg  [63:0] choice$tx;
     reg  [63:0] choice$rtx;
     reg  [6:0] choice$credit;
-    reg  choice$allow;
     reg  [7:0] choice$max;
     wire  choice$send;
-    wire  [7:0] choice$offset;
-    wire  [63:0] choice$tx_after;
-    wire  [63:0] choice$rtx_after;
-    wire  [7:0] choice$max_after;
     wire  choice$more;
     wire  choice$is_new;
     wire  choice$is_rtx;
+    wire  [7:0] choice$offset;
+    wire  [7:0] choice$max_after;
+    wire  [63:0] choice$tx_after;
+    wire  [63:0] choice$rtx_after;
     reg  cnt_stale_dlv$clock;
     reg  cnt_stale_dlv$reset;
     reg  cnt_stale_dlv$increment;
@@ -51912,8 +51912,8 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .clock(dlv_q$clock),
         .reset(dlv_q$reset),
         .push(dlv_q$push),
-        .push_data(dlv_q$push_data),
         .pop(dlv_q$pop),
+        .push_data(dlv_q$push_data),
         .head_valid(dlv_q$head_valid),
         .head_data(dlv_q$head_data),
         .level(dlv_q$level)
@@ -51922,8 +51922,8 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .clock(ctx_q$clock),
         .reset(ctx_q$reset),
         .push(ctx_q$push),
-        .push_data(ctx_q$push_data),
         .pop(ctx_q$pop),
+        .push_data(ctx_q$push_data),
         .head_valid(ctx_q$head_valid),
         .head_data(ctx_q$head_data),
         .level(ctx_q$level)
@@ -51945,25 +51945,23 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .slot(slot_update$slot),
         .id_known(slot_update$id_known),
         .active(slot_update$active),
-        .kind(slot_update$kind),
-        .event_id(slot_update$event_id),
-        .bitmap(slot_update$bitmap),
         .rtx_flag(slot_update$rtx_flag),
         .credit_flag(slot_update$credit_flag),
-        .credit(slot_update$credit),
         .allow(slot_update$allow),
         .raise_only(slot_update$raise_only),
-        .rtx_p1(slot_update$rtx_p1),
-        .install_meta(slot_update$install_meta),
-        .default_credit(slot_update$default_credit),
-        .timeout_threshold(slot_update$timeout_threshold),
         .rtx_first_expiry(slot_update$rtx_first_expiry),
         .probe_idle_timeout(slot_update$probe_idle_timeout),
+        .kind(slot_update$kind),
+        .event_id(slot_update$event_id),
+        .credit(slot_update$credit),
+        .default_credit(slot_update$default_credit),
+        .bitmap(slot_update$bitmap),
+        .rtx_p1(slot_update$rtx_p1),
+        .timeout_threshold(slot_update$timeout_threshold),
+        .install_meta(slot_update$install_meta),
         .updated(slot_update$updated),
         .updated_active(slot_update$updated_active),
-        .id(slot_update$id),
         .schedule(slot_update$schedule),
-        .schedule_meta(slot_update$schedule_meta),
         .installed(slot_update$installed),
         .completed(slot_update$completed),
         .abandoned(slot_update$abandoned),
@@ -51973,24 +51971,26 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         .write_busy(slot_update$write_busy),
         .ack_beyond(slot_update$ack_beyond),
         .rtx_beyond(slot_update$rtx_beyond),
-        .credit_beyond(slot_update$credit_beyond)
+        .credit_beyond(slot_update$credit_beyond),
+        .id(slot_update$id),
+        .schedule_meta(slot_update$schedule_meta)
     );
     nt_homa_16_nic$tx$core$choice choice(
         .choose(choice$choose),
+        .allow(choice$allow),
         .delivered(choice$delivered),
         .tx(choice$tx),
         .rtx(choice$rtx),
         .credit(choice$credit),
-        .allow(choice$allow),
         .max(choice$max),
         .send(choice$send),
-        .offset(choice$offset),
-        .tx_after(choice$tx_after),
-        .rtx_after(choice$rtx_after),
-        .max_after(choice$max_after),
         .more(choice$more),
         .is_new(choice$is_new),
-        .is_rtx(choice$is_rtx)
+        .is_rtx(choice$is_rtx),
+        .offset(choice$offset),
+        .max_after(choice$max_after),
+        .tx_after(choice$tx_after),
+        .rtx_after(choice$rtx_after)
     );
     nt_homa_16_nic$tx$core$cnt_stale_dlv cnt_stale_dlv(
         .clock(cnt_stale_dlv$clock),
@@ -52315,24 +52315,34 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
         cnt_write_busy$clock = clock;
         cnt_abandoned$reset = reset;
         cnt_abandoned$increment = 1'b0;
+        abandoned_msg_count = cnt_abandoned$count;
         cnt_ack_beyond$reset = reset;
         cnt_ack_beyond$increment = 1'b0;
+        ack_beyond_count = cnt_ack_beyond$count;
         cnt_credit_beyond$reset = reset;
         cnt_credit_beyond$increment = 1'b0;
+        credit_beyond_count = cnt_credit_beyond$count;
         cnt_delivered$reset = reset;
         cnt_delivered$increment = 1'b0;
+        delivered_msg_count = cnt_delivered$count;
         cnt_overflow$reset = reset;
         cnt_overflow$increment = 1'b0;
+        event_overflow_count = cnt_overflow$count;
         cnt_rtx_beyond$reset = reset;
         cnt_rtx_beyond$increment = 1'b0;
+        rtx_beyond_count = cnt_rtx_beyond$count;
         cnt_stale_ctx$reset = reset;
         cnt_stale_ctx$increment = 1'b0;
+        stale_credit_count = cnt_stale_ctx$count;
         cnt_stale_dlv$reset = reset;
         cnt_stale_dlv$increment = 1'b0;
+        stale_delivered_count = cnt_stale_dlv$count;
         cnt_stale_to$reset = reset;
         cnt_stale_to$increment = 1'b0;
+        stale_timeout_count = cnt_stale_to$count;
         cnt_write_busy$reset = reset;
         cnt_write_busy$increment = 1'b0;
+        write_busy_count = cnt_write_busy$count;
         dlv_q$clock = clock;
         ctx_q$clock = clock;
         slot_ram$read_clock = clock;
@@ -52554,16 +52564,6 @@ module nt_homa_16_nic$tx$core(clock,reset,default_credit,timeout_threshold,rtx_f
             cnt_overflow$increment = 1'b1;
         end
         active = active_bits$q;
-        stale_delivered_count = cnt_stale_dlv$count;
-        stale_credit_count = cnt_stale_ctx$count;
-        stale_timeout_count = cnt_stale_to$count;
-        ack_beyond_count = cnt_ack_beyond$count;
-        rtx_beyond_count = cnt_rtx_beyond$count;
-        credit_beyond_count = cnt_credit_beyond$count;
-        write_busy_count = cnt_write_busy$count;
-        delivered_msg_count = cnt_delivered$count;
-        abandoned_msg_count = cnt_abandoned$count;
-        event_overflow_count = cnt_overflow$count;
         if (reset) begin
             active_bits$d = 32'h0;
             sendable$d = 32'h0;
@@ -52602,24 +52602,24 @@ module nt_homa_16_nic$tx$core$active_bits(d,q,clock);
 endmodule // nt_homa_16_nic$tx$core$active_bits
 
 
-module nt_homa_16_nic$tx$core$choice(choose,delivered,tx,rtx,credit,allow,max,send,offset,tx_after,rtx_after,max_after,more,is_new,is_rtx);
+module nt_homa_16_nic$tx$core$choice(choose,allow,delivered,tx,rtx,credit,max,send,more,is_new,is_rtx,offset,max_after,tx_after,rtx_after);
 
     // Module arguments
     input wire  choose;
+    input wire  allow;
     input wire  [63:0] delivered;
     input wire  [63:0] tx;
     input wire  [63:0] rtx;
     input wire  [6:0] credit;
-    input wire  allow;
     input wire  [7:0] max;
     output reg  send;
-    output reg  [7:0] offset;
-    output reg  [63:0] tx_after;
-    output reg  [63:0] rtx_after;
-    output reg  [7:0] max_after;
     output reg  more;
     output reg  is_new;
     output reg  is_rtx;
+    output reg  [7:0] offset;
+    output reg  [7:0] max_after;
+    output reg  [63:0] tx_after;
+    output reg  [63:0] rtx_after;
 
     // Stub signals
     reg  [6:0] below_credit$k;
@@ -53723,14 +53723,14 @@ module nt_homa_16_nic$tx$core$cnt_write_busy$value(d,q,clock);
 endmodule // nt_homa_16_nic$tx$core$cnt_write_busy$value
 
 
-module nt_homa_16_nic$tx$core$ctx_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$tx$core$ctx_q(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [99:0] push_data;
     input wire  pop;
+    input wire  [99:0] push_data;
     output reg  head_valid;
     output reg  [99:0] head_data;
     output reg  [15:0] level;
@@ -54002,14 +54002,14 @@ module nt_homa_16_nic$tx$core$ctx_q$write_ptr(d,q,clock);
 endmodule // nt_homa_16_nic$tx$core$ctx_q$write_ptr
 
 
-module nt_homa_16_nic$tx$core$dlv_q(clock,reset,push,push_data,pop,head_valid,head_data,level);
+module nt_homa_16_nic$tx$core$dlv_q(clock,reset,push,pop,push_data,head_valid,head_data,level);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
     input wire  push;
-    input wire  [79:0] push_data;
     input wire  pop;
+    input wire  [79:0] push_data;
     output reg  head_valid;
     output reg  [79:0] head_data;
     output reg  [15:0] level;
@@ -55018,32 +55018,30 @@ module nt_homa_16_nic$tx$core$slot_ram(read_address,read_clock,read_data,write_a
 endmodule // nt_homa_16_nic$tx$core$slot_ram
 
 
-module nt_homa_16_nic$tx$core$slot_update(word,slot,id_known,active,kind,event_id,bitmap,rtx_flag,credit_flag,credit,allow,raise_only,rtx_p1,install_meta,default_credit,timeout_threshold,rtx_first_expiry,probe_idle_timeout,updated,updated_active,id,schedule,schedule_meta,installed,completed,abandoned,stale_delivered,stale_credit,stale_timeout,write_busy,ack_beyond,rtx_beyond,credit_beyond);
+module nt_homa_16_nic$tx$core$slot_update(word,slot,id_known,active,rtx_flag,credit_flag,allow,raise_only,rtx_first_expiry,probe_idle_timeout,kind,event_id,credit,default_credit,bitmap,rtx_p1,timeout_threshold,install_meta,updated,updated_active,schedule,installed,completed,abandoned,stale_delivered,stale_credit,stale_timeout,write_busy,ack_beyond,rtx_beyond,credit_beyond,id,schedule_meta);
 
     // Module arguments
     input wire  [336:0] word;
     input wire  [3:0] slot;
     input wire  id_known;
     input wire  active;
-    input wire  [2:0] kind;
-    input wire  [15:0] event_id;
-    input wire  [63:0] bitmap;
     input wire  rtx_flag;
     input wire  credit_flag;
-    input wire  [15:0] credit;
     input wire  allow;
     input wire  raise_only;
-    input wire  [7:0] rtx_p1;
-    input wire  [87:0] install_meta;
-    input wire  [15:0] default_credit;
-    input wire  [7:0] timeout_threshold;
     input wire  rtx_first_expiry;
     input wire  probe_idle_timeout;
+    input wire  [2:0] kind;
+    input wire  [15:0] event_id;
+    input wire  [15:0] credit;
+    input wire  [15:0] default_credit;
+    input wire  [63:0] bitmap;
+    input wire  [7:0] rtx_p1;
+    input wire  [7:0] timeout_threshold;
+    input wire  [87:0] install_meta;
     output reg  [336:0] updated;
     output reg  updated_active;
-    output reg  [15:0] id;
     output reg  schedule;
-    output reg  [23:0] schedule_meta;
     output reg  installed;
     output reg  completed;
     output reg  abandoned;
@@ -55054,6 +55052,8 @@ module nt_homa_16_nic$tx$core$slot_update(word,slot,id_known,active,kind,event_i
     output reg  ack_beyond;
     output reg  rtx_beyond;
     output reg  credit_beyond;
+    output reg  [15:0] id;
+    output reg  [23:0] schedule_meta;
 
     // Constant declarations
     localparam  id_high_mask = 16'hfff0;
@@ -56209,11 +56209,16 @@ module nt_homa_16_nic$tx$payload(read_address,read_clock,read_data,write_address
 endmodule // nt_homa_16_nic$tx$payload
 
 
-module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,desc$remote_ip,desc$remote_port,desc$msg_len,desc$offset,desc$local_port,desc$tx_msg_id,desc$credit,desc$rank,desc$flags,desc$is_new_msg,desc$is_rtx,desc_base,payload_address,payload_data,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx,busy,busy_slot);
+module nt_homa_16_nic$tx$read_out(clock,reset,desc_base,payload_address,payload_data,busy,busy_slot,desc$valid,desc$ready,desc$slot,desc$remote_ip,desc$remote_port,desc$msg_len,desc$offset,desc$local_port,desc$tx_msg_id,desc$credit,desc$rank,desc$flags,desc$is_new_msg,desc$is_rtx,m_axis_pkt$tdata,m_axis_pkt$tkeep,m_axis_pkt$tlast,m_axis_pkt$tvalid,m_axis_pkt$tready,m_axis_pkt$remote_ip,m_axis_pkt$remote_port,m_axis_pkt$msg_len,m_axis_pkt$pkt_offset,m_axis_pkt$local_port,m_axis_pkt$tx_msg_id,m_axis_pkt$credit,m_axis_pkt$rank,m_axis_pkt$flags,m_axis_pkt$is_new_msg,m_axis_pkt$is_rtx);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
+    input wire  [16:0] desc_base;
+    output reg  [16:0] payload_address;
+    input wire  [63:0] payload_data;
+    output reg  busy;
+    output reg  [3:0] busy_slot;
     input wire  desc$valid;
     output reg  desc$ready;
     input wire  [3:0] desc$slot;
@@ -56228,9 +56233,6 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
     input wire  [7:0] desc$flags;
     input wire  desc$is_new_msg;
     input wire  desc$is_rtx;
-    input wire  [16:0] desc_base;
-    output reg  [16:0] payload_address;
-    input wire  [63:0] payload_data;
     output reg  [63:0] m_axis_pkt$tdata;
     output reg  [7:0] m_axis_pkt$tkeep;
     output reg  m_axis_pkt$tlast;
@@ -56247,8 +56249,6 @@ module nt_homa_16_nic$tx$read_out(clock,reset,desc$valid,desc$ready,desc$slot,de
     output reg  [7:0] m_axis_pkt$flags;
     output reg  m_axis_pkt$is_new_msg;
     output reg  m_axis_pkt$is_rtx;
-    output reg  busy;
-    output reg  [3:0] busy_slot;
 
     // Constant declarations
     localparam  ones8 = 8'hff;
@@ -57087,20 +57087,20 @@ module nt_homa_16_nic$tx$taken_mask(index,enable,onehot);
 endmodule // nt_homa_16_nic$tx$taken_mask
 
 
-module nt_homa_16_nic$tx$timer(clock,reset,now,sched_valid,sched_id,sched_delay,sched_meta,cancel_valid,cancel_id,timeout_valid,timeout_ready,timeout_offered,timeout_id,timeout_meta);
+module nt_homa_16_nic$tx$timer(clock,reset,sched_valid,cancel_valid,timeout_ready,now,sched_id,cancel_id,sched_delay,sched_meta,timeout_valid,timeout_offered,timeout_id,timeout_meta);
 
     // Module arguments
     input wire  clock;
     input wire  reset;
-    input wire  [63:0] now;
     input wire  sched_valid;
+    input wire  cancel_valid;
+    input wire  timeout_ready;
+    input wire  [63:0] now;
     input wire  [3:0] sched_id;
+    input wire  [3:0] cancel_id;
     input wire  [31:0] sched_delay;
     input wire  [23:0] sched_meta;
-    input wire  cancel_valid;
-    input wire  [3:0] cancel_id;
     output reg  timeout_valid;
-    input wire  timeout_ready;
     output reg  timeout_offered;
     output reg  [3:0] timeout_id;
     output reg  [23:0] timeout_meta;

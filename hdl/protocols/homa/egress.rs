@@ -31,10 +31,16 @@
 use crate::common::bundles::{NicPacketSink, NicPacketSource, PriorityWriteSink};
 use crate::nic::shell::{ProgramBlock, ShellParams};
 use crate::pisa::dual_port_memory::DualPortMemory;
-use crate::{locals, registers};
+use crate::{locals, ports, registers};
 use rust_hdl::prelude::*;
 
 /// Homa's egress stage (see the module documentation).
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in rtt_pkts: Bits<16>;
+    in cfg_unsched_prios: Bits<4>;
+)]
 #[registers(
     eg_valid, eg_last, eg_is_new_msg, eg_is_rtx, eg_fresh: Bit;
     eg_data: Bits<64>;
@@ -57,10 +63,6 @@ use rust_hdl::prelude::*;
 )]
 #[derive(LogicBlock, Default)]
 pub struct HomaEgress<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
-    pub rtt_pkts: Signal<In, Bits<16>>,
-    pub cfg_unsched_prios: Signal<In, Bits<4>>,
     pub prio_wr: PriorityWriteSink<IW>,
     pub s_axis_pkt: NicPacketSink,
     pub m_axis_pkt: NicPacketSource,

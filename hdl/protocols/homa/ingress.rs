@@ -97,7 +97,7 @@ use crate::pisa::priority_scheduler::PriorityScheduler;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
 use crate::protocols::homa::egress::HomaEgress;
-use crate::{locals, registers, status_counters, Blank};
+use crate::{locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`homa_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -122,6 +122,17 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
     p
 }
 
+#[ports(
+    in clock: Clock;
+    in reset, cfg_dup_grant: Bit;
+    in rtt_pkts: Bits<16>;
+    in cfg_overcommit: Bits<5>;
+    in cfg_unsched_prios: Bits<4>;
+    /// The acknowledgement policy ([`AckPolicy`](crate::nic::register_map::AckPolicy)'s register value; 3 acts as 0).
+    in cfg_ack_policy: Bits<2>;
+    in rel_valid: Bit;
+    in rel_slot: Bits<IW>;
+)]
 #[registers(
     dg_valid: Bit;
     dg_meta: Bits<152>;
@@ -166,18 +177,8 @@ pub fn homa_ingress_program(trimming: bool) -> Vec<MatchEntry> {
 )]
 #[derive(LogicBlock, Blank)]
 pub struct HomaIngress<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     pub act: ControlActionSink,
     pub done: DataAnswerSink<IW>,
-    pub rtt_pkts: Signal<In, Bits<16>>,
-    pub cfg_overcommit: Signal<In, Bits<5>>,
-    pub cfg_unsched_prios: Signal<In, Bits<4>>,
-    pub cfg_dup_grant: Signal<In, Bit>,
-    /// The acknowledgement policy ([`AckPolicy`](crate::nic::register_map::AckPolicy)'s register value; 3 acts as 0).
-    pub cfg_ack_policy: Signal<In, Bits<2>>,
-    pub rel_valid: Signal<In, Bit>,
-    pub rel_slot: Signal<In, Bits<IW>>,
     pub dlv: DeliveredEventSource,
     pub ctx: CreditTxEventSource,
     pub prio_wr: PriorityWriteSource<IW>,
@@ -251,7 +252,14 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
             dg_slot,
             levels
         );
-        status_counters!(self, clock, reset, n_ack, n_grant, n_nack);
+        status_counters!(
+            self,
+            clock,
+            reset,
+            n_ack => counters.ack_sent_count,
+            n_grant => counters.grant_sent_count,
+            n_nack => counters.nack_sent_count,
+        );
         clock!(self, clock, received, scheduler);
         self.msg_info.read_clock.next = self.clock.val();
         self.msg_info.write_clock.next = self.clock.val();
@@ -504,9 +512,6 @@ impl<const N: usize, const IW: usize> Logic for HomaIngress<N, IW> {
         if self.ev.valid.val() & (self.ev.ctrl_flags.val() == 0x04) {
             self.n_nack.increment.next = true;
         }
-        self.counters.grant_sent_count.next = self.n_grant.count.val();
-        self.counters.ack_sent_count.next = self.n_ack.count.val();
-        self.counters.nack_sent_count.next = self.n_nack.count.val();
 
         if self.reset.val() {
             self.s3_valid.d.next = false;

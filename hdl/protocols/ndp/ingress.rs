@@ -73,7 +73,7 @@ use crate::nic::shell::{IngressProgram, ProgramBlock, ShellParams};
 use crate::pisa::match_action::MatchEntry;
 use crate::pisa::register_extern::RegisterExtern;
 use crate::pisa::wire::{FLAG_ACK, FLAG_CHOP, FLAG_DATA, FLAG_NACK, FLAG_PULL};
-use crate::{locals, registers, status_counters};
+use crate::{locals, ports, registers, status_counters};
 use rust_hdl::prelude::*;
 
 /// Action selectors of [`ndp_ingress_program`] (1 and 2 are the front's DATA and trimmed DATA).
@@ -95,6 +95,23 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
     ]
 }
 
+#[ports(
+    in clock: Clock;
+    in reset: Bit;
+    in rtt_pkts: Bits<16>;
+    // The shell's program interface has Homa's scheduler ports; NDP has no scheduler and no
+    // priority memory: the inputs are not read, the outputs are 0.
+    in cfg_overcommit: Bits<5>;
+    in cfg_unsched_prios: Bits<4>;
+    /// Homa's duplicate-GRANT option (part of the shell's program interface); NDP answers a
+    /// duplicate with ACK + PULL anyway.
+    in cfg_dup_grant: Bit;
+    /// Homa's acknowledgement policy (part of the shell's program interface); NDP ACKs every
+    /// DATA packet, duplicates included, whatever it says.
+    in cfg_ack_policy: Bits<2>;
+    in rel_valid: Bit;
+    in rel_slot: Bits<IW>;
+)]
 #[registers(
     s3_event, s3_pull: Bit;
     s3_flags, s3_gen: Bits<8>;
@@ -109,28 +126,13 @@ pub fn ndp_ingress_program() -> Vec<MatchEntry> {
 )]
 #[derive(LogicBlock, Default)]
 pub struct NdpIngress<const N: usize, const IW: usize> {
-    pub clock: Signal<In, Clock>,
-    pub reset: Signal<In, Bit>,
     pub act: ControlActionSink,
     pub done: DataAnswerSink<IW>,
-    pub rtt_pkts: Signal<In, Bits<16>>,
     pub dlv: DeliveredEventSource,
     pub ctx: CreditTxEventSource,
     pub ev: CtrlPktEventSource<IW>,
     /// The program's status counters (`counters$ack_sent_count`, … in the Verilog).
     pub counters: ProgramCountersSource,
-    // The shell's program interface has Homa's scheduler ports; NDP has no scheduler and no
-    // priority memory: the inputs are not read, the outputs are 0.
-    pub cfg_overcommit: Signal<In, Bits<5>>,
-    pub cfg_unsched_prios: Signal<In, Bits<4>>,
-    /// Homa's duplicate-GRANT option (part of the shell's program interface); NDP answers a
-    /// duplicate with ACK + PULL anyway.
-    pub cfg_dup_grant: Signal<In, Bit>,
-    /// Homa's acknowledgement policy (part of the shell's program interface); NDP ACKs every
-    /// DATA packet, duplicates included, whatever it says.
-    pub cfg_ack_policy: Signal<In, Bits<2>>,
-    pub rel_valid: Signal<In, Bit>,
-    pub rel_slot: Signal<In, Bits<IW>>,
     pub prio_wr: PriorityWriteSource<IW>,
     credit: RegisterExtern<16, IW>,
     n_offset_range: WrappingCounter<32>,
@@ -141,7 +143,7 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, s3_event, s3_flags, s3_pull, s3_slot, s3_gen, s3_meta);
-        status_counters!(self, clock, reset, n_offset_range);
+        status_counters!(self, clock, reset, n_offset_range => counters.offset_range_count);
         clock!(self, clock, credit);
         self.credit.reset.next = self.reset.val();
 
@@ -212,7 +214,6 @@ impl<const N: usize, const IW: usize> Logic for NdpIngress<N, IW> {
         self.ev.pkt_offset.next = self.s3_meta.q.val().get_bits::<8>(80);
         self.ev.tx_msg_id.next = self.s3_meta.q.val().get_bits::<16>(104);
         self.ev.rank.next = 0.into();
-        self.counters.offset_range_count.next = self.n_offset_range.count.val();
         self.prio_wr.valid.next = false;
         self.prio_wr.index.next = 0.into();
         self.prio_wr.value.next = 0.into();

@@ -196,7 +196,7 @@ impl syn::parse::Parse for FieldGroup {
 
 /// Adds one field per listed name to a block's struct, each of the type `wrap` makes of the
 /// group (with its visibility), or the error `wrap` finds in the group.
-fn append_fields(
+fn add_fields(
     attr: TokenStream,
     item: TokenStream,
     place: Place,
@@ -209,10 +209,10 @@ fn append_fields(
     };
     let mut block = parse_macro_input!(item as DeriveInput);
     let Data::Struct(data) = &mut block.data else {
-        return syn::Error::new_spanned(&block.ident, "fields are appended to a struct only").to_compile_error().into();
+        return syn::Error::new_spanned(&block.ident, "fields are added to a struct only").to_compile_error().into();
     };
     let Fields::Named(fields) = &mut data.fields else {
-        return syn::Error::new_spanned(&block.ident, "fields are appended to a struct with named fields only").to_compile_error().into();
+        return syn::Error::new_spanned(&block.ident, "fields are added to a struct with named fields only").to_compile_error().into();
     };
     let mut listed = Vec::new();
     for group in &groups {
@@ -240,7 +240,7 @@ fn append_fields(
 /// its fields.
 #[proc_macro_attribute]
 pub fn locals(attr: TokenStream, item: TokenStream) -> TokenStream {
-    append_fields(attr, item, Place::Last, |group| {
+    add_fields(attr, item, Place::Last, |group| {
         no_direction(group)?;
         let ty = &group.ty;
         Ok((quote! {}, syn::parse_quote! { Signal<Local, #ty> }))
@@ -253,7 +253,7 @@ pub fn locals(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// a group documents each of its fields.
 #[proc_macro_attribute]
 pub fn registers(attr: TokenStream, item: TokenStream) -> TokenStream {
-    append_fields(attr, item, Place::Last, |group| {
+    add_fields(attr, item, Place::Last, |group| {
         no_direction(group)?;
         let ty = &group.ty;
         Ok((quote! {}, syn::parse_quote! { DFF<#ty> }))
@@ -267,7 +267,7 @@ pub fn registers(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// ports. Bundles (`LogicInterface`s) stay ordinary fields.
 #[proc_macro_attribute]
 pub fn ports(attr: TokenStream, item: TokenStream) -> TokenStream {
-    append_fields(attr, item, Place::First, |group| {
+    add_fields(attr, item, Place::First, |group| {
         let ty = &group.ty;
         match group.direction {
             Some(Direction::In) => Ok((quote! { pub }, syn::parse_quote! { Signal<In, #ty> })),

@@ -81,7 +81,6 @@ pub struct PacketReadOut<const IW: usize, const PW: usize> {
     /// comes beside it in `desc_base`.
     pub desc: PacketDescriptorSink<IW>,
     pub m_axis_pkt: NicPacketSource,
-    // Two-entry output buffer: e0 is the head shown on m_axis_pkt.
     ones8: Constant<Bits<8>>,
     bit136: Constant<Bits<META_BITS>>,
     bit137: Constant<Bits<META_BITS>>,

@@ -314,6 +314,12 @@ impl NicConfig {
                 blocks.push(("priority_scheduler", crate::pisa::priority_scheduler::generate_verilog_of::<16, 4>()));
                 blocks.push(("waiting_queue", verilog_of(&mut crate::pisa::waiting_queue::WaitingQueue::<4>::default())));
                 blocks.push(("frame_length_check", verilog_of(&mut crate::pisa::frame_length_check::FrameLengthCheck::default())));
+                // The board's MAC edges: frame FIFOs at the CMAC's 512 bits (64 beats, 4 KiB).
+                {
+                    use crate::common::frame_fifo::FrameFifo;
+                    blocks.push(("cmac_rx_fifo", verilog_of(&mut FrameFifo::<512, 64, 6>::dropping())));
+                    blocks.push(("cmac_tx_fifo", verilog_of(&mut FrameFifo::<512, 64, 6>::lossless())));
+                }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));

@@ -3,6 +3,7 @@
 
 pub mod bolt;
 pub mod csr;
+pub mod frame_fifo;
 pub mod free_list;
 pub mod messages;
 pub mod nic_checker;

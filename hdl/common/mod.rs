@@ -5,6 +5,7 @@ pub mod bitmap_all_any;
 pub mod bundles;
 pub mod event_counter;
 pub mod find_first_set;
+pub mod frame_fifo;
 pub mod free_list;
 pub mod key_hash;
 pub mod one_hot;

@@ -158,6 +158,10 @@ native_dut!(OneHot<16, 4>, clocked: false, inputs: [index, enable], outputs: [on
 native_dut!(OneHot<128, 7>, clocked: false, inputs: [index, enable], outputs: [onehot]);
 native_dut!(Popcount<64, 7>, clocked: false, inputs: [bitmap], outputs: [count]);
 native_dut!(BitmapAllAny<64>, clocked: false, inputs: [bitmap], outputs: [all, any]);
+native_dut!(nanotransport_hdl::common::frame_fifo::FrameFifo<512, 64, 6>, clocked: true,
+    inputs: [reset, s_axis_tuser, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, frame_count, bad_frame_count,
+              overflow_count, level]);
 native_dut!(EventCounter<4, false>, clocked: true, inputs: [reset, increment], outputs: [count]);
 native_dut!(EventCounter<4, true>, clocked: true, inputs: [reset, increment], outputs: [count]);
 

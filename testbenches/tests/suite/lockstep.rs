@@ -36,6 +36,25 @@ fn skid_buffer() {
     pass::<SkidBuffer<64>>("nt_blocks_128_skid_buffer", stimulus, CYCLES, 72);
 }
 
+/// The CMAC's frame FIFOs: frames of ~25 beats (some longer than the 64-beat FIFO), bad ones,
+/// an output that takes fewer beats than arrive, so both kinds fill, drop and back-pressure.
+#[test]
+fn frame_fifos() {
+    use nanotransport_hdl::common::frame_fifo::FrameFifo;
+    use nanotransport_sim::cosim::lockstep::run_lockstep_with;
+    use nanotransport_sim::cosim::native::NativeStepper;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.0005))
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.04))
+        .drive("s_axis_tuser", Drive::Bernoulli(0.1))
+        .drive("m_axis$tready", Drive::Bernoulli(0.5));
+    pass::<FrameFifo<512, 64, 6>>("nt_blocks_16_cmac_rx_fifo", stimulus.clone(), CYCLES, 73);
+    let model = "nt_blocks_16_cmac_tx_fifo";
+    let seed = seed(model, 74);
+    expect_agreement(run_lockstep_with(NativeStepper::new(FrameFifo::<512, 64, 6>::lossless()), model, &stimulus, CYCLES, seed));
+}
+
 #[test]
 fn status_bank() {
     use nanotransport_hdl::nic::status_bank::StatusBank;

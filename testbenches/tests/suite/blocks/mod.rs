@@ -25,6 +25,7 @@ mod common {
     mod bitmap_all_any;
     mod event_counter;
     mod find_first_set;
+    mod frame_fifo;
     mod free_list;
     mod key_hash;
     mod one_hot;

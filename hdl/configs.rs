@@ -319,6 +319,9 @@ impl NicConfig {
                     use crate::common::frame_fifo::FrameFifo;
                     blocks.push(("cmac_rx_fifo", verilog_of(&mut FrameFifo::<512, 64, 6>::dropping())));
                     blocks.push(("cmac_tx_fifo", verilog_of(&mut FrameFifo::<512, 64, 6>::lossless())));
+                    // Between the CMAC's 512 bits and a 64-bit NIC.
+                    blocks.push(("cmac_downsizer", verilog_of(&mut crate::common::stream_downsizer::StreamDownsizer::default())));
+                    blocks.push(("cmac_upsizer", verilog_of(&mut crate::common::stream_upsizer::StreamUpsizer::default())));
                 }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).

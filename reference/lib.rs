@@ -12,4 +12,5 @@ pub mod pisa;
 pub mod pl2;
 pub mod rx;
 pub mod scheduler;
+pub mod stream_width;
 pub mod timer;

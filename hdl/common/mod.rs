@@ -12,4 +12,6 @@ pub mod one_hot;
 pub mod ones_until;
 pub mod popcount;
 pub mod skid_buffer;
+pub mod stream_downsizer;
 pub mod stream_fifo;
+pub mod stream_upsizer;

@@ -162,6 +162,12 @@ native_dut!(nanotransport_hdl::common::frame_fifo::FrameFifo<512, 64, 6>, clocke
     inputs: [reset, s_axis_tuser, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, frame_count, bad_frame_count,
               overflow_count, level]);
+native_dut!(nanotransport_hdl::common::stream_downsizer::StreamDownsizer, clocked: true,
+    inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
+native_dut!(nanotransport_hdl::common::stream_upsizer::StreamUpsizer, clocked: true,
+    inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
 native_dut!(EventCounter<4, false>, clocked: true, inputs: [reset, increment], outputs: [count]);
 native_dut!(EventCounter<4, true>, clocked: true, inputs: [reset, increment], outputs: [count]);
 

@@ -55,6 +55,19 @@ fn frame_fifos() {
     expect_agreement(run_lockstep_with(NativeStepper::new(FrameFifo::<512, 64, 6>::lossless()), model, &stimulus, CYCLES, seed));
 }
 
+/// The width converters between the CMAC's 512 bits and a 64-bit NIC.
+#[test]
+fn width_converters() {
+    use nanotransport_hdl::common::{stream_downsizer::StreamDownsizer, stream_upsizer::StreamUpsizer};
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.001))
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.7))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.2))
+        .drive("m_axis$tready", Drive::Bernoulli(0.6));
+    pass::<StreamDownsizer>("nt_blocks_16_cmac_downsizer", stimulus.clone(), CYCLES, 75);
+    pass::<StreamUpsizer>("nt_blocks_16_cmac_upsizer", stimulus, CYCLES, 76);
+}
+
 #[test]
 fn status_bank() {
     use nanotransport_hdl::nic::status_bank::StatusBank;

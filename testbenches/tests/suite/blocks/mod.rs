@@ -32,7 +32,9 @@ mod common {
     mod ones_until;
     mod popcount;
     mod skid_buffer;
+    mod stream_downsizer;
     mod stream_fifo;
+    mod stream_upsizer;
 }
 mod nic {
     mod delivered_set;

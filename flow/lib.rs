@@ -6,3 +6,4 @@ pub mod lint;
 pub mod synth;
 pub mod verdicts;
 pub mod verilog_files;
+pub mod xdc;

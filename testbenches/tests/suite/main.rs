@@ -4,6 +4,7 @@
 mod arbiter;
 mod architecture;
 mod blocks;
+mod board;
 mod bolt_ingress;
 mod bolt_stream;
 mod cosim;

@@ -8,7 +8,6 @@ use nanotransport_sim::cosim::native::{NativeStepper, PortBits};
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rust_hdl::prelude::*;
 
 /// The 64-bit beats of a frame of `bytes` bytes (byte k = k + 7 × frame).
 fn narrow_frame(frame: u64, bytes: usize) -> Vec<Beat> {

@@ -140,6 +140,15 @@ impl<D: NativeDut> NativeStepper<D> {
         assert!(simulate(&mut self.dut, 10_000), "the circuit did not settle (combinational loop?)");
     }
 
+    /// One cycle with `reset` high, then `reset` low again (for a block with a `reset` input).
+    pub fn reset(&mut self) {
+        let index = D::INPUTS.iter().position(|p| *p == "reset").expect("a block with a reset input");
+        self.dut.set_input(index, &[1]);
+        self.settle();
+        self.tick();
+        self.dut.set_input(index, &[0]);
+    }
+
     /// Rising then falling clock edge.
     pub fn tick(&mut self) {
         if D::CLOCKED {

@@ -44,10 +44,7 @@ impl Bench {
             out: Vec::new(),
             in_frame: false,
         };
-        b.hw.dut.reset.next = true;
-        b.hw.settle();
-        b.hw.tick();
-        b.hw.dut.reset.next = false;
+        b.hw.reset();
         b
     }
 
@@ -205,10 +202,7 @@ fn random_frames_agree_with_the_reference_model() {
                 k += 1;
             }
             if rng.gen_bool(0.0005) {
-                b.hw.dut.reset.next = true;
-                b.hw.settle();
-                b.hw.tick();
-                b.hw.dut.reset.next = false;
+                b.hw.reset();
                 let c = b.model.counts;
                 before_resets.frames += c.frames;
                 before_resets.bad_frames += c.bad_frames;

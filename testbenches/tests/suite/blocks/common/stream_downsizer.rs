@@ -27,10 +27,7 @@ fn wide_frame(frame: u64, bytes: usize) -> Vec<Beat> {
 /// `ready`; returns the narrow beats that left and the cycles taken.
 fn run(wide: &[Beat], valid: f64, ready: f64, rng: &mut ChaCha8Rng) -> (Vec<Beat>, u64) {
     let mut hw = NativeStepper::new(StreamDownsizer::default());
-    hw.dut.reset.next = true;
-    hw.settle();
-    hw.tick();
-    hw.dut.reset.next = false;
+    hw.reset();
     let (mut next, mut out, mut cycles) = (0, Vec::new(), 0u64);
     let expected = narrow_beats(wide).len();
     while out.len() < expected {

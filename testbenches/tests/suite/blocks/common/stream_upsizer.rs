@@ -25,10 +25,7 @@ fn narrow_frame(frame: u64, bytes: usize) -> Vec<Beat> {
 /// `ready`; returns the wide beats that left and the cycles the input waited.
 fn run(narrow: &[Beat], valid: f64, ready: f64, rng: &mut ChaCha8Rng) -> (Vec<Beat>, u64) {
     let mut hw = NativeStepper::new(StreamUpsizer::default());
-    hw.dut.reset.next = true;
-    hw.settle();
-    hw.tick();
-    hw.dut.reset.next = false;
+    hw.reset();
     let (mut next, mut out, mut refused) = (0, Vec::new(), 0u64);
     let expected = wide_beats(narrow).len();
     for cycle in 0.. {

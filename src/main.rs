@@ -240,56 +240,7 @@ enum Command {
         json: bool,
     },
     /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (docs/replay-and-fuzz.md)
-    Replay {
-        #[command(flatten)]
-        nic: NicArgs,
-        /// BDP in packets (register 0x14; default: the register's reset value)
-        #[arg(long, value_name = "N")]
-        rtt_pkts: Option<u32>,
-        /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
-        #[arg(long = "in", value_name = "IN.pcap", required_unless_present = "bundle")]
-        input: Option<PathBuf>,
-        /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)
-        #[arg(long, value_name = "OUT.pcap", required_unless_present = "bundle")]
-        out: Option<PathBuf>,
-        /// Replay a reproducer bundle written by `fuzz` (capture, timed sends, registers) and run
-        /// the whole-NIC checker on it; exit status 1 if it finds mismatches
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["input", "send", "set", "rtt_pkts", "nic_mac", "nic_ip", "peer_mac"])]
-        bundle: Option<PathBuf>,
-        /// Run the whole-NIC checker on the replayed run (exit status 1 on mismatches)
-        #[arg(long)]
-        check: bool,
-        /// Messages delivered to the CPU, one JSON object per line
-        #[arg(long, value_name = "OUT.jsonl")]
-        messages: Option<PathBuf>,
-        /// Messages for the CPU to send: a JSON array of {remote_ip, remote_port, local_port, bytes_hex | len, cycle (optional: written from this run cycle on)}
-        #[arg(long, value_name = "MSGS.json")]
-        send: Option<PathBuf>,
-        /// Stop after this many cycles if the NIC is not idle before
-        #[arg(long, value_name = "N", default_value_t = nanotransport_sim::replay::DEFAULT_MAX_CYCLES)]
-        max_cycles: u64,
-        /// The NIC's MAC address (default: the register's reset value, 02:00:00:00:00:01)
-        #[arg(long, value_name = "MAC")]
-        nic_mac: Option<String>,
-        /// The NIC's IPv4 address (default: the register's reset value, 10.0.0.1)
-        #[arg(long, value_name = "A.B.C.D")]
-        nic_ip: Option<String>,
-        /// Next-hop MAC address the NIC sends to (default: the register's reset value, ff:ff:ff:ff:ff:ff)
-        #[arg(long, value_name = "MAC")]
-        peer_mac: Option<String>,
-        /// Drop frames not addressed to the NIC before MAC RX, as a MAC address filter would (default: fed, counted)
-        #[arg(long)]
-        filter_not_for_nic: bool,
-        /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure, repeatable by --stall-seed)
-        #[arg(long, value_name = "P", default_value_t = 0.0)]
-        stall: f64,
-        /// Seed of the back-pressure draws
-        #[arg(long, value_name = "S", default_value_t = 1)]
-        stall_seed: u64,
-        /// Print the report as JSON
-        #[arg(long)]
-        json: bool,
-    },
+    Replay(ReplayArgs),
     /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (docs/replay-and-fuzz.md)
     Fuzz {
         #[command(flatten)]
@@ -471,44 +422,10 @@ fn main() -> ExitCode {
         Command::Bench { which: BenchCommand::Net { senders, gbps, sim_ms, json } } => bench_net(senders, gbps, sim_ms, json).map(|_| true),
         Command::Latency { nic, json } => latency_cmd(&nic, json).map(|_| true),
         Command::Throughput { nic, direction, packets, json } => throughput_cmd(&nic, direction, packets, json).map(|_| true),
-        Command::Replay { bundle: Some(dir), out, messages, json, .. } => replay_bundle_cmd(&dir, out, messages, json),
-        Command::Replay {
-            nic,
-            rtt_pkts,
-            input,
-            out,
-            messages,
-            send,
-            max_cycles,
-            nic_mac,
-            nic_ip,
-            peer_mac,
-            filter_not_for_nic,
-            json,
-            check,
-            bundle: None,
-            stall,
-            stall_seed,
-        } => {
-            let a = ReplayArgs {
-                nic,
-                rtt_pkts,
-                input: input.unwrap_or_default(),
-                out: out.unwrap_or_default(),
-                messages,
-                send,
-                max_cycles,
-                nic_mac,
-                nic_ip,
-                peer_mac,
-                filter_not_for_nic,
-                json,
-                check,
-                stall,
-                stall_seed,
-            };
-            replay_cmd(a)
-        }
+        Command::Replay(a) => match a.bundle.clone() {
+            Some(dir) => replay_bundle_cmd(&dir, a.out, a.messages, a.json),
+            None => replay_cmd(a),
+        },
         Command::Fuzz {
             nic,
             packets,

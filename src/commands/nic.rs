@@ -127,22 +127,56 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
 }
 
 /// Arguments of `replay` (the command line's strings, checked by `replay_cmd`).
+#[derive(clap::Args, Debug)]
 pub(crate) struct ReplayArgs {
+    #[command(flatten)]
     pub(crate) nic: NicArgs,
+    /// BDP in packets (register 0x14; default: the register's reset value)
+    #[arg(long, value_name = "N")]
     pub(crate) rtt_pkts: Option<u32>,
-    pub(crate) input: PathBuf,
-    pub(crate) out: PathBuf,
-    pub(crate) messages: Option<PathBuf>,
-    pub(crate) send: Option<PathBuf>,
-    pub(crate) max_cycles: u64,
-    pub(crate) nic_mac: Option<String>,
-    pub(crate) nic_ip: Option<String>,
-    pub(crate) peer_mac: Option<String>,
-    pub(crate) filter_not_for_nic: bool,
-    pub(crate) json: bool,
+    /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
+    #[arg(long = "in", value_name = "IN.pcap", required_unless_present = "bundle")]
+    pub(crate) input: Option<PathBuf>,
+    /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)
+    #[arg(long, value_name = "OUT.pcap", required_unless_present = "bundle")]
+    pub(crate) out: Option<PathBuf>,
+    /// Replay a reproducer bundle written by `fuzz` (capture, timed sends, registers) and run
+    /// the whole-NIC checker on it; exit status 1 if it finds mismatches
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["input", "send", "set", "rtt_pkts", "nic_mac", "nic_ip", "peer_mac"])]
+    pub(crate) bundle: Option<PathBuf>,
+    /// Run the whole-NIC checker on the replayed run (exit status 1 on mismatches)
+    #[arg(long)]
     pub(crate) check: bool,
+    /// Messages delivered to the CPU, one JSON object per line
+    #[arg(long, value_name = "OUT.jsonl")]
+    pub(crate) messages: Option<PathBuf>,
+    /// Messages for the CPU to send: a JSON array of {remote_ip, remote_port, local_port, bytes_hex | len, cycle (optional: written from this run cycle on)}
+    #[arg(long, value_name = "MSGS.json")]
+    pub(crate) send: Option<PathBuf>,
+    /// Stop after this many cycles if the NIC is not idle before
+    #[arg(long, value_name = "N", default_value_t = nanotransport_sim::replay::DEFAULT_MAX_CYCLES)]
+    pub(crate) max_cycles: u64,
+    /// The NIC's MAC address (default: the register's reset value, 02:00:00:00:00:01)
+    #[arg(long, value_name = "MAC")]
+    pub(crate) nic_mac: Option<String>,
+    /// The NIC's IPv4 address (default: the register's reset value, 10.0.0.1)
+    #[arg(long, value_name = "A.B.C.D")]
+    pub(crate) nic_ip: Option<String>,
+    /// Next-hop MAC address the NIC sends to (default: the register's reset value, ff:ff:ff:ff:ff:ff)
+    #[arg(long, value_name = "MAC")]
+    pub(crate) peer_mac: Option<String>,
+    /// Drop frames not addressed to the NIC before MAC RX, as a MAC address filter would (default: fed, counted)
+    #[arg(long)]
+    pub(crate) filter_not_for_nic: bool,
+    /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure, repeatable by --stall-seed)
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
     pub(crate) stall: f64,
+    /// Seed of the back-pressure draws
+    #[arg(long, value_name = "S", default_value_t = 1)]
     pub(crate) stall_seed: u64,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub(crate) json: bool,
 }
 
 pub(crate) fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
@@ -158,7 +192,7 @@ pub(crate) fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
     opts.filter_not_for_nic = a.filter_not_for_nic;
     opts.settings = settings;
     opts.stalls = nanotransport_sim::nic::Stalls::with_probability(a.stall, a.stall_seed)?;
-    let files = ReplayFiles { input: a.input, output: a.out, messages: a.messages, send: a.send };
+    let files = ReplayFiles { input: a.input.unwrap_or_default(), output: a.out.unwrap_or_default(), messages: a.messages, send: a.send };
     let (r, check) = replay_files_checked(&files, &opts)?;
     let check = a.check.then_some(check);
     if a.json {

@@ -322,6 +322,8 @@ impl NicConfig {
                     // Between the CMAC's 512 bits and a 64-bit NIC.
                     blocks.push(("cmac_downsizer", verilog_of(&mut crate::common::stream_downsizer::StreamDownsizer::default())));
                     blocks.push(("cmac_upsizer", verilog_of(&mut crate::common::stream_upsizer::StreamUpsizer::default())));
+                    // All four as a board design puts them between the CMAC and a 64-bit NIC.
+                    blocks.push(("cmac_edge", verilog_of(&mut crate::common::cmac_edge::CmacEdge::default())));
                 }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).

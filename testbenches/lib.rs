@@ -21,6 +21,7 @@ pub fn seed(test: &str, default: u64) -> u64 {
 /// ready in one cycle of five ([`nanotransport_sim::nic::Stalls`]).
 pub const STALL: f64 = 0.2;
 
+pub mod frames;
 pub mod rx;
 
 /// The whole-NIC preset `name` (e.g. `ndp-16`); panics with the list of presets on any other.

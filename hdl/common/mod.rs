@@ -3,6 +3,7 @@
 
 pub mod bitmap_all_any;
 pub mod bundles;
+pub mod cmac_edge;
 pub mod event_counter;
 pub mod find_first_set;
 pub mod frame_fifo;

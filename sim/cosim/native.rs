@@ -174,6 +174,12 @@ native_dut!(nanotransport_hdl::common::frame_fifo::FrameFifo<512, 64, 6>, clocke
 native_dut!(nanotransport_hdl::common::stream_downsizer::StreamDownsizer, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
+native_dut!(nanotransport_hdl::common::cmac_edge::CmacEdge, clocked: true,
+    inputs: [reset, rx_axis_tdata, rx_axis_tkeep, rx_axis_tlast, rx_axis_tvalid, rx_axis_tuser, m_axis_rx_tready,
+             s_axis_tx_tdata, s_axis_tx_tkeep, s_axis_tx_tlast, s_axis_tx_tvalid, tx_axis_tready],
+    outputs: [m_axis_rx_tdata, m_axis_rx_tkeep, m_axis_rx_tlast, m_axis_rx_tvalid, s_axis_tx_tready, tx_axis_tdata,
+              tx_axis_tkeep, tx_axis_tlast, tx_axis_tvalid, tx_axis_tuser, rx_frame_count, rx_bad_frame_count,
+              rx_overflow_count, tx_frame_count, tx_overflow_count, rx_fifo_level, tx_fifo_level]);
 native_dut!(nanotransport_hdl::common::stream_upsizer::StreamUpsizer, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);

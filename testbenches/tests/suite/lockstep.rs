@@ -68,6 +68,22 @@ fn width_converters() {
     pass::<StreamUpsizer>("nt_blocks_16_cmac_upsizer", stimulus, CYCLES, 76);
 }
 
+/// The four together as the board puts them between the CMAC and a 64-bit NIC.
+#[test]
+fn cmac_edge() {
+    use nanotransport_hdl::common::cmac_edge::CmacEdge;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.0005))
+        .drive("rx_axis_tvalid", Drive::Bernoulli(0.8))
+        .drive("rx_axis_tlast", Drive::Bernoulli(0.05))
+        .drive("rx_axis_tuser", Drive::Bernoulli(0.1))
+        .drive("m_axis_rx_tready", Drive::Bernoulli(0.8))
+        .drive("s_axis_tx_tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis_tx_tlast", Drive::Bernoulli(0.05))
+        .drive("tx_axis_tready", Drive::Bernoulli(0.7));
+    pass::<CmacEdge>("nt_blocks_16_cmac_edge", stimulus, CYCLES, 77);
+}
+
 #[test]
 fn status_bank() {
     use nanotransport_hdl::nic::status_bank::StatusBank;

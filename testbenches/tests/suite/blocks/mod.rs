@@ -23,6 +23,7 @@ mod configs;
 mod generate;
 mod common {
     mod bitmap_all_any;
+    mod cmac_edge;
     mod event_counter;
     mod find_first_set;
     mod frame_fifo;

@@ -5,23 +5,11 @@ use nanotransport_hdl::common::stream_downsizer::StreamDownsizer;
 use nanotransport_reference::frame_fifo::Beat;
 use nanotransport_reference::stream_width::narrow_beats;
 use nanotransport_sim::cosim::native::{NativeStepper, PortBits};
+use nanotransport_testbenches::frames::wide_frame;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_hdl::prelude::*;
-
-/// The wide beats of a frame of `bytes` bytes (byte k = k + 7 × frame, so a misplaced byte shows).
-fn wide_frame(frame: u64, bytes: usize) -> Vec<Beat> {
-    let byte = |k: usize| ((k as u64) + 7 * frame) & 0xff;
-    (0..bytes.div_ceil(64))
-        .map(|b| {
-            let data = (0..8).map(|g| (0..8).fold(0u64, |w, i| w | byte(64 * b + 8 * g + i) << (8 * i))).collect();
-            let here = (bytes - 64 * b).min(64);
-            let keep = if here == 64 { u64::MAX } else { (1u64 << here) - 1 };
-            Beat { data, keep, last: 64 * (b + 1) >= bytes }
-        })
-        .collect()
-}
 
 /// Offers `wide` (each beat with probability `valid`) to an output ready with probability
 /// `ready`; returns the narrow beats that left and the cycles taken.

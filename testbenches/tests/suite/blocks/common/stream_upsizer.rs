@@ -5,21 +5,10 @@ use nanotransport_hdl::common::stream_upsizer::StreamUpsizer;
 use nanotransport_reference::frame_fifo::Beat;
 use nanotransport_reference::stream_width::wide_beats;
 use nanotransport_sim::cosim::native::{NativeStepper, PortBits};
+use nanotransport_testbenches::frames::narrow_frame;
 use nanotransport_testbenches::seed;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-
-/// The 64-bit beats of a frame of `bytes` bytes (byte k = k + 7 × frame).
-fn narrow_frame(frame: u64, bytes: usize) -> Vec<Beat> {
-    let byte = |k: usize| ((k as u64) + 7 * frame) & 0xff;
-    (0..bytes.div_ceil(8))
-        .map(|b| {
-            let here = (bytes - 8 * b).min(8);
-            let word = (0..here).fold(0u64, |w, i| w | byte(8 * b + i) << (8 * i));
-            Beat { data: vec![word], keep: (1u64 << here) - 1, last: 8 * (b + 1) >= bytes }
-        })
-        .collect()
-}
 
 /// Offers `narrow` (each beat with probability `valid`) to an output ready with probability
 /// `ready`; returns the wide beats that left and the cycles the input waited.

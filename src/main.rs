@@ -242,52 +242,7 @@ enum Command {
     /// Feed a pcap into the NIC model's MAC RX, write what it transmits to a pcap (docs/replay-and-fuzz.md)
     Replay(ReplayArgs),
     /// Random traffic with faults and a reacting peer into a whole-NIC model, judged by the whole-NIC checker (docs/replay-and-fuzz.md)
-    Fuzz {
-        #[command(flatten)]
-        nic: NicArgs,
-        /// Start no new message once this many frames were offered to MAC RX
-        #[arg(long, value_name = "N", default_value_t = 10_000)]
-        packets: u64,
-        /// Random seed (printed; default: from the clock)
-        #[arg(long, value_name = "S")]
-        seed: Option<u64>,
-        /// Per-frame loss probability on each link
-        #[arg(long, value_name = "P", default_value_t = 0.01)]
-        loss: f64,
-        /// Per-frame duplication probability towards the NIC
-        #[arg(long, value_name = "P", default_value_t = 0.03)]
-        duplicate: f64,
-        /// Per-DATA-frame trimming probability (NDP, Homa-Tr)
-        #[arg(long, value_name = "P", default_value_t = 0.02)]
-        trim: f64,
-        /// Per-frame probability of a malformed frame towards the NIC
-        #[arg(long, value_name = "P", default_value_t = 0.02)]
-        malformed: f64,
-        /// Largest extra per-frame delay, cycles (reordering)
-        #[arg(long, value_name = "CYCLES", default_value_t = 600)]
-        jitter: u64,
-        /// Leave out the malformed frames whose Ethernet length disagrees with their IPv4 length (trailer, cut short)
-        #[arg(long)]
-        no_frame_length_faults: bool,
-        /// Largest extra delay of a duplicate, cycles, drawn uniformly (default 4000; 140000 with --full-horizon-duplicates)
-        #[arg(long, value_name = "CYCLES")]
-        duplicate_delay: Option<u64>,
-        /// Delay duplicates up to the sender's full retransmission horizon (140 000 cycles) with more messages open; the delivered set must still deliver each message once
-        #[arg(long)]
-        full_horizon_duplicates: bool,
-        /// Bound of the run, cycles
-        #[arg(long, value_name = "N", default_value_t = 200_000_000)]
-        max_cycles: u64,
-        /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure; 0 = none)
-        #[arg(long, value_name = "P", default_value_t = nanotransport_sim::fuzz::DEFAULT_STALL)]
-        stall: f64,
-        /// Where to write the reproducer bundle on a mismatch (default: fuzz-repro-<config>-<seed>)
-        #[arg(long, value_name = "DIR")]
-        repro: Option<PathBuf>,
-        /// Print the summary as JSON
-        #[arg(long)]
-        json: bool,
-    },
+    Fuzz(FuzzArgs),
 }
 
 #[derive(Subcommand)]
@@ -426,40 +381,13 @@ fn main() -> ExitCode {
             Some(dir) => replay_bundle_cmd(&dir, a.out, a.messages, a.json),
             None => replay_cmd(a),
         },
-        Command::Fuzz {
-            nic,
-            packets,
-            seed,
-            loss,
-            duplicate,
-            trim,
-            malformed,
-            jitter,
-            no_frame_length_faults,
-            duplicate_delay,
-            full_horizon_duplicates,
-            max_cycles,
-            stall,
-            repro,
-            json,
-        } => {
-            let set = nic.set.clone();
-            let config = match params::whole_nic(nic.protocol, nic.config.as_deref()) {
-                Ok(c) => c,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
-            });
-            let mut o = nanotransport_sim::fuzz::FuzzOptions::new(&config, packets, seed);
-            (o.loss, o.duplicate, o.trim, o.malformed, o.jitter) = (loss, duplicate, trim, malformed, jitter);
-            (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles, o.stall) =
-                (!no_frame_length_faults, full_horizon_duplicates, duplicate_delay, set, max_cycles, stall);
-            fuzz_cmd(&o, repro, json)
-        }
+        Command::Fuzz(a) => match a.options() {
+            Ok(o) => fuzz_cmd(&o, a.repro, a.json),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
         Command::Incast { protocol, setup, buffer_pkts, buffer_kb, json, plot, pcap } => {
             incast_cmd(protocol, &setup, buffer_pkts, buffer_kb, json, plot, pcap)
         }

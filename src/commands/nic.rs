@@ -286,6 +286,77 @@ pub(crate) fn replay_bundle_cmd(dir: &Path, out: Option<PathBuf>, messages: Opti
     Ok(b.check.mismatches.is_empty())
 }
 
+/// Arguments of `fuzz` (the command line's values, turned into the run's options by
+/// [`FuzzArgs::options`]).
+#[derive(clap::Args, Debug)]
+pub(crate) struct FuzzArgs {
+    #[command(flatten)]
+    pub(crate) nic: NicArgs,
+    /// Start no new message once this many frames were offered to MAC RX
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub(crate) packets: u64,
+    /// Random seed (printed; default: from the clock)
+    #[arg(long, value_name = "S")]
+    pub(crate) seed: Option<u64>,
+    /// Per-frame loss probability on each link
+    #[arg(long, value_name = "P", default_value_t = 0.01)]
+    pub(crate) loss: f64,
+    /// Per-frame duplication probability towards the NIC
+    #[arg(long, value_name = "P", default_value_t = 0.03)]
+    pub(crate) duplicate: f64,
+    /// Per-DATA-frame trimming probability (NDP, Homa-Tr)
+    #[arg(long, value_name = "P", default_value_t = 0.02)]
+    pub(crate) trim: f64,
+    /// Per-frame probability of a malformed frame towards the NIC
+    #[arg(long, value_name = "P", default_value_t = 0.02)]
+    pub(crate) malformed: f64,
+    /// Largest extra per-frame delay, cycles (reordering)
+    #[arg(long, value_name = "CYCLES", default_value_t = 600)]
+    pub(crate) jitter: u64,
+    /// Leave out the malformed frames whose Ethernet length disagrees with their IPv4 length (trailer, cut short)
+    #[arg(long)]
+    pub(crate) no_frame_length_faults: bool,
+    /// Largest extra delay of a duplicate, cycles, drawn uniformly (default 4000; 140000 with --full-horizon-duplicates)
+    #[arg(long, value_name = "CYCLES")]
+    pub(crate) duplicate_delay: Option<u64>,
+    /// Delay duplicates up to the sender's full retransmission horizon (140 000 cycles) with more messages open; the delivered set must still deliver each message once
+    #[arg(long)]
+    pub(crate) full_horizon_duplicates: bool,
+    /// Bound of the run, cycles
+    #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+    pub(crate) max_cycles: u64,
+    /// Probability that MAC TX and the CPU read-out are not ready in a cycle (random back-pressure; 0 = none)
+    #[arg(long, value_name = "P", default_value_t = nanotransport_sim::fuzz::DEFAULT_STALL)]
+    pub(crate) stall: f64,
+    /// Where to write the reproducer bundle on a mismatch (default: fuzz-repro-<config>-<seed>)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) repro: Option<PathBuf>,
+    /// Print the summary as JSON
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+impl FuzzArgs {
+    /// The run's options: the configuration resolved, the seed drawn from the clock when not given.
+    pub(crate) fn options(&self) -> Result<nanotransport_sim::fuzz::FuzzOptions, String> {
+        let config = params::whole_nic(self.nic.protocol, self.nic.config.as_deref())?;
+        let seed = self.seed.unwrap_or_else(|| {
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(1)
+        });
+        let mut o = nanotransport_sim::fuzz::FuzzOptions::new(&config, self.packets, seed);
+        (o.loss, o.duplicate, o.trim, o.malformed, o.jitter) = (self.loss, self.duplicate, self.trim, self.malformed, self.jitter);
+        (o.frame_length_faults, o.full_horizon_duplicates, o.duplicate_delay, o.settings, o.max_cycles, o.stall) = (
+            !self.no_frame_length_faults,
+            self.full_horizon_duplicates,
+            self.duplicate_delay,
+            self.nic.set.clone(),
+            self.max_cycles,
+            self.stall,
+        );
+        Ok(o)
+    }
+}
+
 pub(crate) fn fuzz_cmd(o: &nanotransport_sim::fuzz::FuzzOptions, repro: Option<PathBuf>, json: bool) -> Result<bool, String> {
     eprintln!("fuzz {} seed {} packets {}", o.nic, o.seed, o.packets);
     let bar = indicatif::ProgressBar::new(o.packets);

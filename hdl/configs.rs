@@ -324,6 +324,8 @@ impl NicConfig {
                     blocks.push(("cmac_upsizer", verilog_of(&mut crate::common::stream_upsizer::StreamUpsizer::default())));
                     // All four as a board design puts them between the CMAC and a 64-bit NIC.
                     blocks.push(("cmac_edge", verilog_of(&mut crate::common::cmac_edge::CmacEdge::default())));
+                    // The board's application when it has no host: every delivered message sent back.
+                    blocks.push(("message_echo", verilog_of(&mut crate::common::message_echo::MessageEcho::default())));
                 }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).

@@ -12,6 +12,14 @@ pub struct RxMessage {
     pub first_cycle: u64,
 }
 
+impl RxMessage {
+    /// The message `hdl/common/message_echo.rs` sends back: the same payload, from the port it
+    /// was sent to, to the address and port it came from.
+    pub fn echo(&self) -> TxMessage {
+        TxMessage { remote_ip: self.remote_ip, remote_port: self.remote_port, local_port: self.local_port, payload: self.payload.clone() }
+    }
+}
+
 /// A message for the CPU to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TxMessage {

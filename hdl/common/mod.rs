@@ -9,6 +9,7 @@ pub mod find_first_set;
 pub mod frame_fifo;
 pub mod free_list;
 pub mod key_hash;
+pub mod message_echo;
 pub mod one_hot;
 pub mod ones_until;
 pub mod popcount;

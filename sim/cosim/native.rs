@@ -180,6 +180,10 @@ native_dut!(nanotransport_hdl::common::cmac_edge::CmacEdge, clocked: true,
     outputs: [m_axis_rx_tdata, m_axis_rx_tkeep, m_axis_rx_tlast, m_axis_rx_tvalid, s_axis_tx_tready, tx_axis_tdata,
               tx_axis_tkeep, tx_axis_tlast, tx_axis_tvalid, tx_axis_tuser, rx_frame_count, rx_bad_frame_count,
               rx_overflow_count, tx_frame_count, tx_overflow_count, rx_fifo_level, tx_fifo_level]);
+native_dut!(nanotransport_hdl::common::message_echo::MessageEcho, clocked: true,
+    inputs: [reset, done_valid, done_abandoned, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+    outputs: [done_ready, echoed_count, completed_count, abandoned_count, malformed_count, s_axis.tready, m_axis.tdata,
+              m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
 native_dut!(nanotransport_hdl::common::stream_upsizer::StreamUpsizer, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);

@@ -68,6 +68,19 @@ fn width_converters() {
     pass::<StreamUpsizer>("nt_blocks_16_cmac_upsizer", stimulus, CYCLES, 76);
 }
 
+/// The board's echo application: messages of a few beats, some too short, completions.
+#[test]
+fn message_echo() {
+    use nanotransport_hdl::common::message_echo::MessageEcho;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.001))
+        .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
+        .drive("s_axis$tlast", Drive::Bernoulli(0.15))
+        .drive("m_axis$tready", Drive::Bernoulli(0.7))
+        .drive("done_valid", Drive::Bernoulli(0.1));
+    pass::<MessageEcho>("nt_blocks_16_message_echo", stimulus, CYCLES, 78);
+}
+
 /// The four together as the board puts them between the CMAC and a 64-bit NIC.
 #[test]
 fn cmac_edge() {

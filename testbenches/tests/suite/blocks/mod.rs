@@ -29,6 +29,7 @@ mod common {
     mod frame_fifo;
     mod free_list;
     mod key_hash;
+    mod message_echo;
     mod one_hot;
     mod ones_until;
     mod popcount;

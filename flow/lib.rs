@@ -1,6 +1,7 @@
 //! External tools on generated Verilog: Verilator lint, Yosys synthesis (resources and logic
-//! depth) and the out-of-context Vivado build folder.
+//! depth), and the Vivado build folders (out of context, and a board design).
 
+pub mod board;
 pub mod fpga;
 pub mod lint;
 pub mod synth;

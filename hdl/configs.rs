@@ -200,33 +200,67 @@ impl NicParams {
 
     /// The whole NIC's Verilog module (checked first).
     pub fn generate(&self) -> Result<GeneratedModule, String> {
+        self.generate_top(NicTop::Nic)
+    }
+
+    /// The Verilog module of `top` around this NIC (checked first): `nt_<name>_nic` or
+    /// `nt_<name>_board_nic`.
+    pub fn generate_top(&self, top: NicTop) -> Result<GeneratedModule, String> {
         self.validate()?;
         let params = self.clone();
         // Built on a large stack: a whole NIC's nested construction overflows a 2 MiB thread.
         let verilog = std::thread::Builder::new()
             .stack_size(512 << 20)
-            .spawn(move || params.nic_verilog())
+            .spawn(move || params.top_verilog(top))
             .map_err(|e| format!("generator thread: {e}"))?
             .join()
             .map_err(|_| format!("{}: generation failed", self.name))?;
-        Ok(GeneratedModule::new(&format!("{}_nic", self.module_prefix()), &verilog, &self.name))
+        Ok(GeneratedModule::new(&self.top_module(top), &verilog, &self.name))
     }
 
-    fn nic_verilog(&self) -> String {
+    /// The module name of `top` around this NIC.
+    pub fn top_module(&self, top: NicTop) -> String {
+        format!("{}_{}", self.module_prefix(), top.suffix())
+    }
+
+    fn top_verilog(&self, top: NicTop) -> String {
+        use crate::board::board_nic::{HomaBoardNic, NdpBoardNic};
+        use crate::protocols::{homa::ingress::HomaNic, ndp::ingress::NdpNic};
         let params = self.shell_params();
         let ndp = self.protocol == Protocol::Ndp;
         macro_rules! build {
             ($(($n:literal, $iw:literal, $bb:literal, $pw:literal)),*) => {
-                match self.messages {
+                match (self.messages, ndp, top) {
                     $(
-                        $n if ndp => verilog_of(&mut crate::protocols::ndp::ingress::NdpNic::<$n, $iw, $bb, $pw>::new(&params)),
-                        $n => verilog_of(&mut crate::protocols::homa::ingress::HomaNic::<$n, $iw, $bb, $pw>::new(&params)),
+                        ($n, true, NicTop::Nic) => verilog_of(&mut NdpNic::<$n, $iw, $bb, $pw>::new(&params)),
+                        ($n, false, NicTop::Nic) => verilog_of(&mut HomaNic::<$n, $iw, $bb, $pw>::new(&params)),
+                        ($n, true, NicTop::BoardNic) => verilog_of(&mut NdpBoardNic::<$n, $iw, $bb, $pw>::new(&params)),
+                        ($n, false, NicTop::BoardNic) => verilog_of(&mut HomaBoardNic::<$n, $iw, $bb, $pw>::new(&params)),
                     )*
-                    other => panic!("no NIC compiled for {other} messages"),
+                    (other, _, _) => panic!("no NIC compiled for {other} messages"),
                 }
             };
         }
         crate::with_compiled_sizes!(build)
+    }
+}
+
+/// What a generated top holds around a whole NIC.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NicTop {
+    /// The NIC alone (`nt_<name>_nic`).
+    Nic,
+    /// The NIC between a 100 GbE MAC's edge and the message echo
+    /// ([`crate::board::board_nic`], `nt_<name>_board_nic`): the logic of a board design.
+    BoardNic,
+}
+
+impl NicTop {
+    fn suffix(self) -> &'static str {
+        match self {
+            NicTop::Nic => "nic",
+            NicTop::BoardNic => "board_nic",
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 //! ([`crate::cosim::cache`]).
 
 use crate::cosim::cache;
-use nanotransport_hdl::configs::{find_config, NicParams, Protocol, CONFIGS};
+use nanotransport_hdl::configs::{find_config, NicParams, NicTop, Protocol, CONFIGS};
 use nanotransport_hdl::generate::write_modules;
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -57,16 +57,16 @@ impl WholeNic {
             Some(_) => return Err(format!("a different parameter set named '{}' is already in use", params.name)),
             None => {}
         }
-        let module = params.generate()?;
-        let dir = cache::cache_dir().join("param-sets").join(&params.name);
-        let path = dir.join(module.file_name());
-        // Rewritten only when it changed, so the cached model's source stays the same file.
-        if std::fs::read_to_string(&path).ok().as_deref() != Some(module.verilog.as_str()) {
-            write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        cache::load(&path, crate::cosim::build::Flavour::PLAIN)?;
+        load_into_cache(&params, NicTop::Nic)?;
         loaded.insert(params.name.clone(), params.clone());
         Ok(Self { params })
+    }
+
+    /// Its board NIC ([`NicTop::BoardNic`]: the NIC between a 100 GbE MAC's edge and the message
+    /// echo) made runnable as [`Self::from_params`] makes a parameter set: generated into the model
+    /// cache, its Verilator model built (minutes the first time) and loaded. Returns the module.
+    pub fn load_board_nic(&self) -> Result<String, String> {
+        load_into_cache(&self.params, NicTop::BoardNic)
     }
 
     /// The name it runs under: the preset's, or the parameter set's.
@@ -123,4 +123,18 @@ impl<'de> serde::Deserialize<'de> for WholeNic {
         let name = String::deserialize(deserializer)?;
         WholeNic::preset(&name).map_err(serde::de::Error::custom)
     }
+}
+
+/// Generates `top` around `params` into `<cache>/param-sets/<name>/` and loads its Verilator model
+/// (built on first use); returns the module name.
+fn load_into_cache(params: &NicParams, top: NicTop) -> Result<String, String> {
+    let module = params.generate_top(top)?;
+    let dir = cache::cache_dir().join("param-sets").join(&params.name);
+    let path = dir.join(module.file_name());
+    // Rewritten only when it changed, so the cached model's source stays the same file.
+    if std::fs::read_to_string(&path).ok().as_deref() != Some(module.verilog.as_str()) {
+        write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    cache::load(&path, crate::cosim::build::Flavour::PLAIN)?;
+    Ok(module.module)
 }

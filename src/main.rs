@@ -265,6 +265,20 @@ enum FpgaCommand {
         #[arg(long, value_name = "DIR", default_value = "verilog-out")]
         dir: PathBuf,
     },
+    /// Write a board's Vivado build folder (Verilog, XDC, vendor-core Tcl, build to a bitstream, README): a whole NIC between the board's 100 GbE MAC and an on-chip message echo
+    Board {
+        /// Board
+        #[arg(long, value_enum)]
+        board: nanotransport_flow::board::Board,
+        /// Whole-NIC configuration (see `configs`); or give a parameter set
+        #[arg(long, value_name = "NAME")]
+        config: Option<String>,
+        #[command(flatten)]
+        params: params::ParamFlags,
+        /// Output folder
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -371,6 +385,9 @@ fn main() -> ExitCode {
         }
         Command::Fpga { which: FpgaCommand::Ooc { config, clock_mhz, out, part, dir } } => {
             fpga_ooc_cmd(&config, clock_mhz, &out, &part, &dir).map(|_| true)
+        }
+        Command::Fpga { which: FpgaCommand::Board { board, config, params, out } } => {
+            fpga_board_cmd(board, config.as_deref(), &params, &out).map(|_| true)
         }
         Command::Bench { which: BenchCommand::Cosim { json, cycles } } => bench_cosim(json, cycles).map(|_| true),
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),

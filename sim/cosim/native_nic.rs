@@ -29,6 +29,15 @@ nic_dut!(
     nanotransport_hdl::protocols::homa::ingress::HomaNic<128, 7, 6, 17>
 );
 
+native_dut!(nanotransport_hdl::board::board_nic::NdpBoardNic<16, 4, 4, 17>, clocked: true,
+    inputs: [reset, rx_axis_tdata, rx_axis_tkeep, rx_axis_tlast, rx_axis_tvalid, rx_axis_tuser, tx_axis_tready,
+             s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
+             s_axil_arvalid, s_axil_rready],
+    outputs: [tx_axis_tdata, tx_axis_tkeep, tx_axis_tlast, tx_axis_tvalid, tx_axis_tuser, s_axil_awready, s_axil_wready,
+              s_axil_bresp, s_axil_bvalid, s_axil_arready, s_axil_rdata, s_axil_rresp, s_axil_rvalid, rx_frame_count,
+              rx_bad_frame_count, rx_overflow_count, tx_frame_count, tx_overflow_count, echoed_count, completed_count,
+              abandoned_count, malformed_count]);
+
 native_dut!(nanotransport_hdl::pisa::ingress_front::IngressFront<4>, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, req.ready, resp.valid, resp.fail,
              resp.rx_msg_id, resp.is_new_msg, resp.is_new_pkt, resp.is_last_pkt, resp.ack_no, m_axis.tready],

@@ -1,4 +1,4 @@
-//! `gen`, `lint`, `synth` and `fpga ooc`: the Verilog of named configurations and parameter sets,
+//! `gen`, `lint`, `synth`, `fpga ooc` and `fpga board`: the Verilog of named configurations and parameter sets,
 //! and the flow on it.
 
 use crate::output::print_json;
@@ -164,18 +164,54 @@ pub(crate) fn synth_cmd(
     Ok(())
 }
 
-pub(crate) fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path) -> Result<(), String> {
-    use nanotransport_flow::fpga;
+/// The whole-NIC configuration named `config`; the error lists the whole-NIC configurations.
+fn whole_nic_config(config: &str) -> Result<NicConfig, String> {
     let whole: Vec<&str> = CONFIGS.iter().filter(|c| c.protocol.is_some()).map(|c| c.name).collect();
     let c = match find_switch_config(config) {
         Some(_) => None,
         None => Some(find_config(config).map_err(|e| with_switch_names(&e))?),
     };
-    let Some(c) = c.filter(|c| c.protocol.is_some()) else {
-        return Err(format!("configuration '{config}' has no whole NIC; whole-NIC configurations: {}", whole.join(", ")));
-    };
-    let top = format!("{}_nic", c.module_prefix());
+    c.filter(|c| c.protocol.is_some())
+        .ok_or_else(|| format!("configuration '{config}' has no whole NIC; whole-NIC configurations: {}", whole.join(", ")))
+}
+
+pub(crate) fn fpga_ooc_cmd(config: &str, clock_mhz: f64, out: &Path, part: &str, dir: &Path) -> Result<(), String> {
+    use nanotransport_flow::fpga;
+    let top = format!("{}_nic", whole_nic_config(config)?.module_prefix());
     let folder = fpga::write_ooc_folder(&fpga::OocRequest { config, top: &top, verilog_dir: &dir.join(config), clock_mhz, part, out })?;
     println!("{folder}");
+    Ok(())
+}
+
+/// `fpga board`: the board design of one whole NIC, a preset (`config`) or a parameter set.
+pub(crate) fn fpga_board_cmd(
+    board: nanotransport_flow::board::Board,
+    config: Option<&str>,
+    flags: &params::ParamFlags,
+    out: &Path,
+) -> Result<(), String> {
+    use nanotransport_hdl::configs::NicTop;
+    let mut sets = flags.parse()?;
+    let params = match (config, sets.len()) {
+        (Some(c), 0) => whole_nic_config(c)?.params(),
+        (None, 1) => sets.remove(0),
+        (Some(_), _) => return Err("give --config or a parameter set, not both".into()),
+        (None, 0) => {
+            return Err(
+                "give --config NAME (a whole-NIC configuration) or a parameter set (--params FILE, --protocol P --messages N)".into()
+            )
+        }
+        (None, n) => return Err(format!("one parameter set per board design, {n} given")),
+    };
+    eprintln!("generating {} …", params.top_module(NicTop::BoardNic));
+    let core = params.generate_top(NicTop::BoardNic)?;
+    let request = nanotransport_flow::board::BoardRequest {
+        board,
+        config: &params.name,
+        core_module: &core.module,
+        core_verilog: &core.verilog,
+        out,
+    };
+    println!("{}", nanotransport_flow::board::write_folder(&request)?);
     Ok(())
 }

@@ -1,7 +1,8 @@
 //! The `nanotransport` command line, run as a user runs it, in one test binary: every command's
 //! help and one-line errors ([`cli`]), the incast commands ([`incast_cli`]), `synth` and
-//! `fpga ooc` ([`synth`]).
+//! `fpga ooc` ([`synth`]), `fpga board` ([`board`]).
 
+mod board;
 mod cli;
 mod incast_cli;
 mod synth;

@@ -131,7 +131,7 @@ fn synth_of_an_unknown_configuration_or_block_is_a_one_line_error() {
     assert_one_line_error(&nanotransport(&["synth", "--config", "ndp-16", "--block", "nope"]), &["nope", "nic"]);
 }
 
-fn dry_run(build_tcl: &Path) -> Output {
+pub(crate) fn dry_run(build_tcl: &Path) -> Output {
     let harness = Path::new(env!("CARGO_MANIFEST_DIR")).join("fpga/vivado_dry_run.tcl");
     Command::new("tclsh").arg(harness).arg(build_tcl).output().expect("tclsh (Tcl 8.6) on PATH")
 }

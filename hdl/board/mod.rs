@@ -1,0 +1,4 @@
+//! Board-level logic: what a board design puts around a whole NIC.
+
+#[macro_use]
+pub mod board_nic;

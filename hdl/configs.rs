@@ -360,6 +360,8 @@ impl NicConfig {
                     blocks.push(("cmac_edge", verilog_of(&mut crate::common::cmac_edge::CmacEdge::default())));
                     // The board's application when it has no host: every delivered message sent back.
                     blocks.push(("message_echo", verilog_of(&mut crate::common::message_echo::MessageEcho::default())));
+                    // The board's register split: the NIC's map below 0x800, the board's above.
+                    blocks.push(("board_registers", verilog_of(&mut crate::board::board_registers::BoardRegisters::default())));
                 }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
                 // PISA primitives (message-count independent, generated once).

@@ -51,6 +51,8 @@ macro_rules! board_nic {
             out tx_axis_tkeep: Bits<64>;
             out tx_axis_tlast, tx_axis_tvalid, tx_axis_tuser: Bit;
             in tx_axis_tready: Bit;
+            /// The MAC's receive status (link up, aligned), shown in board register 10.
+            in link_up: Bit;
             in s_axil_awaddr: Bits<12>;
             in s_axil_awvalid: Bit;
             out s_axil_awready: Bit;
@@ -80,30 +82,45 @@ macro_rules! board_nic {
             /// forwards a payload, so without it the NIC's transmit `tready` would reach its
             /// receive read-out within a cycle. Beat = {tlast, tkeep, tdata}.
             echo_skid: $crate::common::skid_buffer::SkidBuffer<73>,
+            /// The register port split between the NIC (below 0x800) and the board registers.
+            registers: $crate::board::board_registers::BoardRegisters,
+            board_values: Signal<Local, Bits<512>>,
+            map_version: Constant<Bits<32>>,
         }
 
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> $name<N, IW, BB, PW> {
             /// The core around a NIC with these parameters (checked; panics with the one-line reason).
             pub fn new(params: &$crate::nic::shell::ShellParams) -> Self {
-                Self { mac_edge: Default::default(), nic: $nic::new(params), echo: Default::default(), ..Self::blank() }
+                Self::around($nic::new(params))
+            }
+
+            fn around(nic: $nic<N, IW, BB, PW>) -> Self {
+                Self {
+                    mac_edge: Default::default(),
+                    nic,
+                    echo: Default::default(),
+                    map_version: Constant::new(($crate::board::board_registers::BOARD_MAP_VERSION as u64).into()),
+                    ..Self::blank()
+                }
             }
         }
 
         /// Around the NIC preset of this size.
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Default for $name<N, IW, BB, PW> {
             fn default() -> Self {
-                Self { mac_edge: Default::default(), nic: Default::default(), echo: Default::default(), ..Self::blank() }
+                Self::around(Default::default())
             }
         }
 
         impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic for $name<N, IW, BB, PW> {
             #[hdl_gen]
             fn update(&mut self) {
-                clock!(self, clock, mac_edge, nic, echo, echo_skid);
+                clock!(self, clock, mac_edge, nic, echo, echo_skid, registers);
                 self.mac_edge.reset.next = self.reset.val();
                 self.nic.reset.next = self.reset.val();
                 self.echo.reset.next = self.reset.val();
                 self.echo_skid.reset.next = self.reset.val();
+                self.registers.reset.next = self.reset.val();
 
                 // The MAC side.
                 self.mac_edge.rx_axis_tdata.next = self.rx_axis_tdata.val();
@@ -150,24 +167,57 @@ macro_rules! board_nic {
                 self.echo.done_abandoned.next = self.nic.done_abandoned.val();
                 self.nic.done_ready.next = self.echo.done_ready.val();
 
-                // Registers: the NIC's AXI4-Lite port.
-                self.nic.s_axil_awaddr.next = self.s_axil_awaddr.val();
-                self.nic.s_axil_awvalid.next = self.s_axil_awvalid.val();
-                self.s_axil_awready.next = self.nic.s_axil_awready.val();
-                self.nic.s_axil_wdata.next = self.s_axil_wdata.val();
-                self.nic.s_axil_wstrb.next = self.s_axil_wstrb.val();
-                self.nic.s_axil_wvalid.next = self.s_axil_wvalid.val();
-                self.s_axil_wready.next = self.nic.s_axil_wready.val();
-                self.s_axil_bresp.next = self.nic.s_axil_bresp.val();
-                self.s_axil_bvalid.next = self.nic.s_axil_bvalid.val();
-                self.nic.s_axil_bready.next = self.s_axil_bready.val();
-                self.nic.s_axil_araddr.next = self.s_axil_araddr.val();
-                self.nic.s_axil_arvalid.next = self.s_axil_arvalid.val();
-                self.s_axil_arready.next = self.nic.s_axil_arready.val();
-                self.s_axil_rdata.next = self.nic.s_axil_rdata.val();
-                self.s_axil_rresp.next = self.nic.s_axil_rresp.val();
-                self.s_axil_rvalid.next = self.nic.s_axil_rvalid.val();
-                self.nic.s_axil_rready.next = self.s_axil_rready.val();
+                // Registers: the port → the split → the NIC's register port (below 0x800) or the
+                // board registers (0x800–0x83F).
+                self.registers.s_axil.awaddr.next = self.s_axil_awaddr.val();
+                self.registers.s_axil.awvalid.next = self.s_axil_awvalid.val();
+                self.s_axil_awready.next = self.registers.s_axil.awready.val();
+                self.registers.s_axil.wdata.next = self.s_axil_wdata.val();
+                self.registers.s_axil.wstrb.next = self.s_axil_wstrb.val();
+                self.registers.s_axil.wvalid.next = self.s_axil_wvalid.val();
+                self.s_axil_wready.next = self.registers.s_axil.wready.val();
+                self.s_axil_bresp.next = self.registers.s_axil.bresp.val();
+                self.s_axil_bvalid.next = self.registers.s_axil.bvalid.val();
+                self.registers.s_axil.bready.next = self.s_axil_bready.val();
+                self.registers.s_axil.araddr.next = self.s_axil_araddr.val();
+                self.registers.s_axil.arvalid.next = self.s_axil_arvalid.val();
+                self.s_axil_arready.next = self.registers.s_axil.arready.val();
+                self.s_axil_rdata.next = self.registers.s_axil.rdata.val();
+                self.s_axil_rresp.next = self.registers.s_axil.rresp.val();
+                self.s_axil_rvalid.next = self.registers.s_axil.rvalid.val();
+                self.registers.s_axil.rready.next = self.s_axil_rready.val();
+                self.nic.s_axil_awaddr.next = self.registers.m_axil.awaddr.val();
+                self.nic.s_axil_awvalid.next = self.registers.m_axil.awvalid.val();
+                self.registers.m_axil.awready.next = self.nic.s_axil_awready.val();
+                self.nic.s_axil_wdata.next = self.registers.m_axil.wdata.val();
+                self.nic.s_axil_wstrb.next = self.registers.m_axil.wstrb.val();
+                self.nic.s_axil_wvalid.next = self.registers.m_axil.wvalid.val();
+                self.registers.m_axil.wready.next = self.nic.s_axil_wready.val();
+                self.registers.m_axil.bresp.next = self.nic.s_axil_bresp.val();
+                self.registers.m_axil.bvalid.next = self.nic.s_axil_bvalid.val();
+                self.nic.s_axil_bready.next = self.registers.m_axil.bready.val();
+                self.nic.s_axil_araddr.next = self.registers.m_axil.araddr.val();
+                self.nic.s_axil_arvalid.next = self.registers.m_axil.arvalid.val();
+                self.registers.m_axil.arready.next = self.nic.s_axil_arready.val();
+                self.registers.m_axil.rdata.next = self.nic.s_axil_rdata.val();
+                self.registers.m_axil.rresp.next = self.nic.s_axil_rresp.val();
+                self.registers.m_axil.rvalid.next = self.nic.s_axil_rvalid.val();
+                self.nic.s_axil_rready.next = self.registers.m_axil.rready.val();
+                // The board registers (map: BOARD_REGISTER_NAMES).
+                self.board_values.next = ((((bit_cast::<512, 32>(self.mac_edge.rx_frame_count.val())
+                    | (bit_cast::<512, 32>(self.mac_edge.rx_bad_frame_count.val()) << 32))
+                    | ((bit_cast::<512, 32>(self.mac_edge.rx_overflow_count.val()) << 64)
+                        | (bit_cast::<512, 32>(self.mac_edge.tx_frame_count.val()) << 96)))
+                    | (((bit_cast::<512, 32>(self.mac_edge.tx_overflow_count.val()) << 128)
+                        | (bit_cast::<512, 32>(self.echo.echoed_count.val()) << 160))
+                        | ((bit_cast::<512, 32>(self.echo.completed_count.val()) << 192)
+                            | (bit_cast::<512, 32>(self.echo.abandoned_count.val()) << 224))))
+                    | ((((bit_cast::<512, 32>(self.echo.malformed_count.val()) << 256)
+                        | (bit_cast::<512, 16>(self.mac_edge.rx_fifo_level.val()) << 288))
+                        | ((bit_cast::<512, 16>(self.mac_edge.tx_fifo_level.val()) << 304)
+                            | (bit_cast::<512, 1>(self.link_up.val().into()) << 320)))
+                        | (bit_cast::<512, 32>(self.map_version.val()) << 480)));
+                self.registers.values.next = self.board_values.val();
 
                 // Counters.
                 self.rx_frame_count.next = self.mac_edge.rx_frame_count.val();

@@ -2,3 +2,4 @@
 
 #[macro_use]
 pub mod board_nic;
+pub mod board_registers;

@@ -184,6 +184,13 @@ native_dut!(nanotransport_hdl::common::message_echo::MessageEcho, clocked: true,
     inputs: [reset, done_valid, done_abandoned, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [done_ready, echoed_count, completed_count, abandoned_count, malformed_count, s_axis.tready, m_axis.tdata,
               m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
+native_dut!(nanotransport_hdl::board::board_registers::BoardRegisters, clocked: true,
+    inputs: [reset, values, s_axil.awaddr, s_axil.awvalid, s_axil.wdata, s_axil.wstrb, s_axil.wvalid, s_axil.bready,
+             s_axil.araddr, s_axil.arvalid, s_axil.rready, m_axil.awready, m_axil.wready, m_axil.bresp, m_axil.bvalid,
+             m_axil.arready, m_axil.rdata, m_axil.rresp, m_axil.rvalid],
+    outputs: [s_axil.awready, s_axil.wready, s_axil.bresp, s_axil.bvalid, s_axil.arready, s_axil.rdata, s_axil.rresp,
+              s_axil.rvalid, m_axil.awaddr, m_axil.awvalid, m_axil.wdata, m_axil.wstrb, m_axil.wvalid, m_axil.bready,
+              m_axil.araddr, m_axil.arvalid, m_axil.rready]);
 native_dut!(nanotransport_hdl::common::stream_upsizer::StreamUpsizer, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);

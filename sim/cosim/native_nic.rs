@@ -30,7 +30,7 @@ nic_dut!(
 );
 
 native_dut!(nanotransport_hdl::board::board_nic::NdpBoardNic<16, 4, 4, 17>, clocked: true,
-    inputs: [reset, rx_axis_tdata, rx_axis_tkeep, rx_axis_tlast, rx_axis_tvalid, rx_axis_tuser, tx_axis_tready,
+    inputs: [reset, rx_axis_tdata, rx_axis_tkeep, rx_axis_tlast, rx_axis_tvalid, rx_axis_tuser, tx_axis_tready, link_up,
              s_axil_awaddr, s_axil_awvalid, s_axil_wdata, s_axil_wstrb, s_axil_wvalid, s_axil_bready, s_axil_araddr,
              s_axil_arvalid, s_axil_rready],
     outputs: [tx_axis_tdata, tx_axis_tkeep, tx_axis_tlast, tx_axis_tvalid, tx_axis_tuser, s_axil_awready, s_axil_wready,

@@ -67,7 +67,8 @@ fn the_board_checks_find_a_wrong_file() {
 /// one-packet messages arrive on the MAC's 512-bit receive stream (with a frame the MAC flags bad
 /// between them); the NIC delivers each, the echo sends it back, and the board transmits it to the
 /// peer whole on the 512-bit stream (with the NIC's ACK and PULL for the original); the peer's
-/// ACKs of the echoes complete them.
+/// ACKs of the echoes complete them. The one AXI4-Lite port reaches the NIC's registers and the
+/// board's.
 #[test]
 fn board_nic_echoes_every_message_back_to_its_sender() {
     std::thread::Builder::new().stack_size(1 << 30).spawn(board_echo).unwrap().join().unwrap();
@@ -196,5 +197,25 @@ fn board_echo() {
     }
     assert_eq!(dut.get("completed_count"), messages.len() as u64, "every echo completed");
     assert_eq!(dut.get("abandoned_count"), 0);
+
+    // Registers over the one AXI4-Lite port: the NIC's below 0x800, the board's above.
+    use nanotransport_hdl::board::board_registers::{BOARD_MAP_VERSION, BOARD_REGISTER_BASE, BOARD_REGISTER_NAMES};
+    use nanotransport_sim::cosim::axil::{axil_read, axil_write};
+    let board = |name: &str| BOARD_REGISTER_BASE + 4 * BOARD_REGISTER_NAMES.iter().find(|r| r.1 == name).unwrap().0 as u64;
+    for name in ["rx_frame_count", "rx_bad_frame_count", "tx_frame_count", "echoed_count", "completed_count", "malformed_count"] {
+        let expected = dut.get(name);
+        assert_eq!(axil_read(&mut dut, board(name)), (expected, 0), "board register {name}");
+    }
+    assert_eq!(axil_read(&mut dut, board("board_map_version")), (BOARD_MAP_VERSION as u64, 0));
+    dut.set("link_up", 1);
+    assert_eq!(axil_read(&mut dut, board("link_up")), (1, 0));
+    assert_eq!(axil_read(&mut dut, 0x840), (0, 2), "past the board registers: SLVERR");
+    assert_eq!(axil_write(&mut dut, board("echoed_count"), 7), 2, "the board registers are read-only");
+    assert_eq!(axil_read(&mut dut, board("echoed_count")), (messages.len() as u64, 0));
+    let data_count = nanotransport_hdl::nic::status_bank::status_address("data_count").unwrap();
+    assert_eq!(axil_read(&mut dut, data_count), (messages.len() as u64, 0), "the NIC's status");
+    let rtt = 4 * nanotransport_hdl::nic::register_map::CFG_RTT_PKTS as u64;
+    assert_eq!(axil_write(&mut dut, rtt, 5), 0);
+    assert_eq!(axil_read(&mut dut, rtt), (5, 0), "a NIC configuration register written and read back");
     println!("board NIC lockstep: {} cycles, {} comparisons, {} frames sent", dut.cycle, dut.comparisons, sink.frames.len());
 }

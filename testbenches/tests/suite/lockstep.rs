@@ -81,6 +81,25 @@ fn message_echo() {
     pass::<MessageEcho>("nt_blocks_16_message_echo", stimulus, CYCLES, 78);
 }
 
+/// The board's register split, with a NIC side that answers at random.
+#[test]
+fn board_registers() {
+    use nanotransport_hdl::board::board_registers::BoardRegisters;
+    let stimulus = Stimulus::new()
+        .drive("reset", Drive::Bernoulli(0.002))
+        .drive("s_axil$awvalid", Drive::Bernoulli(0.4))
+        .drive("s_axil$wvalid", Drive::Bernoulli(0.4))
+        .drive("s_axil$bready", Drive::Bernoulli(0.7))
+        .drive("s_axil$arvalid", Drive::Bernoulli(0.4))
+        .drive("s_axil$rready", Drive::Bernoulli(0.7))
+        .drive("m_axil$awready", Drive::Bernoulli(0.6))
+        .drive("m_axil$wready", Drive::Bernoulli(0.6))
+        .drive("m_axil$bvalid", Drive::Bernoulli(0.5))
+        .drive("m_axil$arready", Drive::Bernoulli(0.6))
+        .drive("m_axil$rvalid", Drive::Bernoulli(0.5));
+    pass::<BoardRegisters>("nt_blocks_16_board_registers", stimulus, CYCLES, 79);
+}
+
 /// The four together as the board puts them between the CMAC and a 64-bit NIC.
 #[test]
 fn cmac_edge() {

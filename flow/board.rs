@@ -184,14 +184,7 @@ pub fn ansi_ports(verilog: &str, module: &str) -> Result<Vec<Port>, String> {
             return Err(format!("module {module}: '{decl}' is not an ANSI port declaration"));
         }
         let name = decl.split_whitespace().last().unwrap_or_default().to_string();
-        let width = match (decl.find('['), decl.find(':'), decl.find(']')) {
-            (Some(a), Some(c), Some(b)) if a < c && c < b => {
-                let hi: u32 = decl[a + 1..c].trim().parse().map_err(|_| format!("port {name}: width in '{decl}'"))?;
-                let lo: u32 = decl[c + 1..b].trim().parse().map_err(|_| format!("port {name}: width in '{decl}'"))?;
-                hi.abs_diff(lo) + 1
-            }
-            _ => 1,
-        };
+        let width = crate::fpga::declared_width(decl, &name)?;
         ports.push(Port { name, input, width });
     }
     Err(format!("module {module}: unterminated header"))

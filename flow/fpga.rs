@@ -79,17 +79,21 @@ pub fn top_ports(verilog: &str, top: &str) -> Result<Vec<Port>, String> {
                 (l.starts_with("input") || l.starts_with("output")) && l.trim_end_matches(';').split_whitespace().last() == Some(name)
             })
             .ok_or(format!("module {top}: no declaration of port {name}"))?;
-        let width = match (decl.find('['), decl.find(':'), decl.find(']')) {
-            (Some(a), Some(c), Some(b)) if a < c && c < b => {
-                let hi: u32 = decl[a + 1..c].trim().parse().map_err(|_| format!("port {name}: width in '{decl}'"))?;
-                let lo: u32 = decl[c + 1..b].trim().parse().map_err(|_| format!("port {name}: width in '{decl}'"))?;
-                hi.abs_diff(lo) + 1
-            }
-            _ => 1,
-        };
+        let width = declared_width(decl, name)?;
         ports.push(Port { name: name.to_string(), input: decl.starts_with("input"), width });
     }
     Ok(ports)
+}
+
+/// The width of port `name` in its declaration `decl` (`input wire [63:0] name`: 64; no range: 1).
+pub(crate) fn declared_width(decl: &str, name: &str) -> Result<u32, String> {
+    match (decl.find('['), decl.find(':'), decl.find(']')) {
+        (Some(a), Some(c), Some(b)) if a < c && c < b => {
+            let bound = |text: &str| text.trim().parse::<u32>().map_err(|_| format!("port {name}: width in '{decl}'"));
+            Ok(bound(&decl[a + 1..c])?.abs_diff(bound(&decl[c + 1..b])?) + 1)
+        }
+        _ => Ok(1),
+    }
 }
 
 /// The interface a port belongs to, for grouping constraints: `s_axis_rx`, `s_axil`, or

@@ -19,6 +19,9 @@ macro_rules! payload_memory_cycle {
     }};
 }
 
+mod board {
+    mod board_registers;
+}
 mod configs;
 mod generate;
 mod common {

@@ -148,9 +148,10 @@ fn readme(r: &BoardRequest, top: &str) -> String {
          On the board: any peer that speaks the NIC's protocol over 100GBASE-SR4/CR4 with RS-FEC gets\n\
          each message it sends back. LED 0 shows the link, LED 1 the core out of reset, LEDs 2–4 flip\n\
          with each frame received, frame sent and message echoed, LEDs 5–7 light on a dropped bad\n\
-         frame, a frame dropped for want of room, and a message that could not be echoed. The NIC's\n\
-         registers and status counters are read and written over JTAG (`jtag_axi_0`, AXI4-Lite; the\n\
-         NIC decodes address bits 11:0, the register map in the NIC's documentation).\n\n\
+         frame, a frame dropped for want of room, and a message that could not be echoed. Over JTAG\n\
+         (`jtag_axi_0`, AXI4-Lite, address bits 11:0): the NIC's registers below `0x800` (its register\n\
+         map), the board's read-only registers at `0x800`–`0x83F` (frames in, bad, dropped, out,\n\
+         oversized; messages echoed, completed, abandoned, malformed; FIFO levels; link; map version).\n\n\
          **What has been run on this folder:** Verilator (lint of the top with stand-ins for the\n\
          vendor cores; cycle-accurate simulation of the core) and Yosys (the top's synthesis with the\n\
          vendor cores as black boxes). `build.tcl` has been dry-run under `tclsh` with stand-ins for\n\

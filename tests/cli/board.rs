@@ -71,6 +71,31 @@ fn fpga_board_writes_a_vcu118_folder_that_passes_every_check_without_vivado() {
 }
 
 #[test]
+fn fpga_board_takes_a_parameter_set() {
+    let tmp = super::temp_dir();
+    let out = tmp.path().join("vcu118-set");
+    let o = nanotransport(&[
+        "fpga",
+        "board",
+        "--board",
+        "vcu118",
+        "--protocol",
+        "homa-tr",
+        "--messages",
+        "32",
+        "--name",
+        "homa-tr-32-board",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    check_folder(&out).unwrap();
+    let top = std::fs::read_to_string(out.join("verilog/vcu118_top.v")).unwrap();
+    assert!(top.contains("    nt_homa_tr_32_board_board_nic core ("), "the top instantiates the set's board NIC");
+    assert!(out.join("verilog/nt_homa_tr_32_board_board_nic.v").is_file());
+}
+
+#[test]
 fn the_folder_check_finds_a_broken_folder() {
     let tmp = super::temp_dir();
     let out = tmp.path().join("vcu118");

@@ -31,10 +31,10 @@
 //! cycle, 20.6 Gb/s at 322 MHz.
 //!
 //! Yosys xcup, ndp-16's board NIC (`nt_ndp_16_board_nic`, the project's flow with the hierarchy
-//! kept, as `nanotransport synth` runs it): 29 452 LUTs, 15 517 flip-flops, 2 136 LUTs as LUTRAM,
+//! kept, as `nanotransport synth` runs it): 29 553 LUTs, 15 557 flip-flops, 2 136 LUTs as LUTRAM,
 //! 641 BRAM36 and 15 BRAM18, 1 DSP — the ndp-16 NIC (25 462 LUTs, 12 550 flip-flops) plus the
-//! edge (3 123 LUTs, 2 682 flip-flops, its receive FIFO's BRAM18s), the echo and the skid buffer.
-//! Yosys' `check` finds no combinational loop.
+//! edge (3 123 LUTs, 2 682 flip-flops, its receive FIFO's BRAM18s), the echo, the skid buffer and
+//! the register split. Yosys' `check` finds no combinational loop.
 
 /// Defines the board NIC `$name<N, IW, BB, PW>` around the whole NIC `$nic<N, IW, BB, PW>`.
 #[macro_export]

@@ -152,10 +152,12 @@ fn readme(r: &BoardRequest, top: &str) -> String {
          (`jtag_axi_0`, AXI4-Lite, address bits 11:0): the NIC's registers below `0x800` (its register\n\
          map), the board's read-only registers at `0x800`–`0x83F` (frames in, bad, dropped, out,\n\
          oversized; messages echoed, completed, abandoned, malformed; FIFO levels; link; map version).\n\n\
-         **What has been run on this folder:** Verilator (lint of the top with stand-ins for the\n\
-         vendor cores; cycle-accurate simulation of the core) and Yosys (the top's synthesis with the\n\
-         vendor cores as black boxes). `build.tcl` has been dry-run under `tclsh` with stand-ins for\n\
-         the Vivado commands (`fpga/vivado_dry_run.tcl` in the nanotransport repository).\n\
+         **What has been run:** writing this folder checked that every file the build reads exists,\n\
+         every port of the top has one pin and every pin a port, and the top instantiates each vendor\n\
+         core. The nanotransport repository's tests do more on the ndp-16 folder: Verilator lint of the\n\
+         top with stand-ins for the vendor cores, Yosys synthesis of the top with the cores as black\n\
+         boxes, a dry run of `build.tcl` under `tclsh` (`fpga/vivado_dry_run.tcl`), and the ndp-16 board\n\
+         NIC end to end in cycle-accurate simulation.\n\
          **What has not been run:** Vivado and the board. The vendor cores' settings and port names\n\
          follow a public VCU118 100G design; no placement, timing result or bitstream exists for this\n\
          design yet, and the first run of this script is the first such result.\n",

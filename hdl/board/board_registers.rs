@@ -20,8 +20,13 @@
 //! | `m_axil` ([`AxiLiteInitiator`]) | | | to the NIC's register port |
 //! | `values` | in | 512 | the 16 board registers, register i at bits 32i..32i+31, sampled when read |
 //!
-//! # Timing
-//! One read and one write outstanding at a time, each side. A read: AR passes to the NIC in the
+//! # Latency and throughput
+//! Latency: a board register read answers 1 cycle after its AR (R valid in cycle t + 1); a board
+//! write answers 1 cycle after its W (B valid in cycle t + 1). A NIC read adds 0 cycles to the
+//! NIC's own (AR and R pass through combinationally; the NIC's register file answers 1 cycle
+//! after AR, [`crate::nic::csr`]); a NIC write's W passes from the cycle after its AW was taken,
+//! so AW and W offered together take 1 cycle more than at the NIC alone. Throughput: one read and one write
+//! outstanding at a time, each side. A read: AR passes to the NIC in the
 //! cycle it is offered (its `arready` is the NIC's), or a board register is sampled in the AR
 //! cycle and answered in the next; the next AR is taken once R is handed over, so reads run one
 //! per two cycles at best (the NIC's own register file takes one per cycle). A write: AW first

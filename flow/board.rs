@@ -86,6 +86,8 @@ pub struct BoardRequest<'a> {
     /// The board NIC's module name and Verilog (the caller generates it).
     pub core_module: &'a str,
     pub core_verilog: &'a str,
+    /// The NIC's time registers at the board's clock, as the folder's README states them.
+    pub time_registers: &'a str,
     pub out: &'a Path,
 }
 
@@ -145,6 +147,7 @@ fn readme(r: &BoardRequest, top: &str) -> String {
          `synth_design -top {top} -part {part}`, `opt_design`, `place_design`, `route_design` and\n\
          `write_bitstream`. Into `build/`: checkpoints, utilisation (flat and hierarchical), the\n\
          timing summary, the clock interaction report, the logic-level distribution and `{top}.bit`.\n\n\
+         The NIC's time registers reset to values for the {mhz} MHz clock: {time}.\n\n\
          On the board: any peer that speaks the NIC's protocol over 100GBASE-SR4/CR4 with RS-FEC gets\n\
          each message it sends back. LED 0 shows the link, LED 1 the core out of reset, LEDs 2–4 flip\n\
          with each frame received, frame sent and message echoed, LEDs 5–7 light on a dropped bad\n\
@@ -166,6 +169,7 @@ fn readme(r: &BoardRequest, top: &str) -> String {
         core = r.core_module,
         part = r.board.part(),
         mhz = r.board.core_clock_mhz(),
+        time = r.time_registers,
     )
 }
 

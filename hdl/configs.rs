@@ -7,7 +7,8 @@
 //! parameters are const generics, so each named configuration maps to concrete block types here.
 //!
 //! # Parameter sets
-//! A whole NIC is a [`NicParams`]: protocol (`ndp`, `homa`, `homa-tr`), messages per direction
+//! A whole NIC is a [`NicParams`]: protocol (`ndp`, `homa`, `homa-tr`), the clock it runs at
+//! ([`NicClock`]: its time registers' defaults are set in nanoseconds and converted with it), messages per direction
 //! (a size of [`COMPILED_SIZES`]: 16, 32, 64, 128, 256, 512 or 1024), four receive size classes
 //! (packets per message × messages), one to four transmit size classes (buffers × bytes, the
 //! buffers summing to the message count), the largest message and the reset values of the
@@ -26,6 +27,7 @@
 //! protocol = "homa-tr"
 //! messages = 32
 //! max_message_bytes = 38912
+//! clock_mhz = 322.265625                                 # the NIC's clock (default 3200)
 //! rx_classes = [[1, 8], [4, 8], [16, 8], [38, 8]]        # [packets per message, messages]
 //! tx_classes = [[24, 4096], [8, 38912]]                  # [buffers, bytes]
 //! [defaults]
@@ -45,6 +47,7 @@
 //! each changed through one-hot masks and read by a find-first-set or at an index; the
 //! per-message state itself is in RAMs.
 
+use crate::clock::NicClock;
 use crate::common::bundles::DATAPATH_BITS;
 use crate::common::{
     bitmap_all_any::BitmapAllAny,
@@ -61,6 +64,7 @@ use crate::nic::arbiter::Arbiter;
 use crate::nic::get_rx_msg_info::GetRxMsgInfo;
 use crate::nic::packetization::Packetization;
 use crate::nic::reassembly::{Reassembly, PAYLOAD_WORD_BITS};
+use crate::nic::register_map::DEFAULT_PACE_CYCLES;
 use crate::nic::timer::Timer;
 use crate::nic::tx_path::{TxPath, TX_PAYLOAD_ADDR_BITS};
 pub use crate::presets::{payload_word_bits, preset_params, rx_classes_for, tx_classes_for, Protocol, COMPILED_SIZES};
@@ -118,13 +122,23 @@ pub struct NicParams {
     /// Largest message in bytes: no size class may exceed it (1 ..= 64 packets of 1 KiB, and
     /// at most the transmit path's 38 KiB).
     pub max_message_bytes: u64,
+    /// The clock the NIC runs at: its time registers' defaults are set in nanoseconds and
+    /// converted with it ([`Protocol::config_defaults`]); the network testbench runs the NIC at it.
+    pub clock: NicClock,
     /// Reset values of the configuration registers.
     pub config_defaults: [u32; crate::nic::register_map::CONFIG_REGS],
 }
 
 impl NicParams {
-    /// The preset parameters of `protocol` at `messages` per direction, named `name`.
+    /// The preset parameters of `protocol` at `messages` per direction, named `name`, at the
+    /// thesis' clock.
     pub fn preset(name: &str, protocol: Protocol, messages: usize) -> Self {
+        Self::preset_at(name, protocol, messages, NicClock::THESIS)
+    }
+
+    /// The preset parameters of `protocol` at `messages` per direction, named `name`, at
+    /// `clock`: the time registers' defaults converted from their nanoseconds.
+    pub fn preset_at(name: &str, protocol: Protocol, messages: usize, clock: NicClock) -> Self {
         let shell = preset_params(protocol, messages);
         NicParams {
             name: name.to_string(),
@@ -133,8 +147,27 @@ impl NicParams {
             rx_classes: shell.rx_classes,
             tx_classes: shell.tx_classes,
             max_message_bytes: crate::nic::tx_path::TX_MAX_MSG_BYTES,
-            config_defaults: shell.config_defaults,
+            clock,
+            config_defaults: protocol.config_defaults(clock),
         }
+    }
+
+    /// This set at `clock`, every time register keeping its time: the timeouts, and a pacing
+    /// interval other than the datapath's [`DEFAULT_PACE_CYCLES`], are converted to the new
+    /// clock's cycles (rounded, at least 1); pacing at the datapath's rate stays at its cycles,
+    /// no pacing stays off.
+    pub fn with_clock(mut self, clock: NicClock) -> Self {
+        use crate::nic::register_map::{CFG_GC_TIMEOUT, CFG_PACE_CYCLES, CFG_RTO_CYCLES};
+        let convert = |cycles: u32| ((cycles as u128 * clock.hz() as u128 + self.clock.hz() as u128 / 2) / self.clock.hz() as u128) as u32;
+        for r in [CFG_RTO_CYCLES, CFG_GC_TIMEOUT] {
+            self.config_defaults[r] = convert(self.config_defaults[r]).max(1);
+        }
+        let pace = self.config_defaults[CFG_PACE_CYCLES];
+        if pace != DEFAULT_PACE_CYCLES && pace != 0 {
+            self.config_defaults[CFG_PACE_CYCLES] = convert(pace).clamp(1, 0xFFFF);
+        }
+        self.clock = clock;
+        self
     }
 
     /// Checks every parameter; the error is one line naming the parameter and its valid range.
@@ -142,6 +175,11 @@ impl NicParams {
         use crate::nic::tx_path::TX_MAX_MSG_BYTES;
         if self.name.is_empty() || !self.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
             return Err(format!("name '{}': letters, digits and '-' only", self.name));
+        }
+        {
+            use crate::nic::register_map::{check_retransmission_horizon, CFG_RTO_CYCLES, CFG_TIMEOUT_THRESHOLD};
+            let d = &self.config_defaults;
+            check_retransmission_horizon(d[CFG_RTO_CYCLES] as u64, d[CFG_TIMEOUT_THRESHOLD] as u64)?;
         }
         let Some(&(_, iw, bb, pw)) = COMPILED_SIZES.iter().find(|s| s.0 == self.messages) else {
             let sizes: Vec<String> = COMPILED_SIZES.iter().map(|s| s.0.to_string()).collect();

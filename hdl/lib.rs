@@ -45,6 +45,7 @@
 pub use nanotransport_hdl_derive::{locals, ports, registers, status_counters, Blank};
 
 pub mod board;
+pub mod clock;
 pub mod common;
 pub mod configs;
 pub mod generate;

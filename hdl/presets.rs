@@ -6,9 +6,10 @@
 //!
 //! Not a hardware block: no ports, no latency.
 
+use crate::clock::NicClock;
 pub use crate::nic::get_rx_msg_info::rx_classes_for;
 use crate::nic::get_rx_msg_info::rx_parameter_error;
-use crate::nic::register_map::CONFIG_REGS;
+use crate::nic::register_map::{CONFIG_REGS, DEFAULT_GC_TIMEOUT_PS, DEFAULT_PACE_CYCLES, DEFAULT_RTO_PS};
 pub use crate::nic::tx_path::tx_classes_for;
 use crate::nic::tx_path::{check_tx_classes, TxSizeClass};
 
@@ -55,15 +56,27 @@ impl Protocol {
         }
     }
 
-    /// Reset values of the configuration registers in its presets.
-    pub fn config_defaults(self) -> [u32; crate::nic::register_map::CONFIG_REGS] {
-        use crate::nic::register_map::{HOMA_CONFIG_DEFAULTS, NDP_CONFIG_DEFAULTS};
+    /// The configuration defaults of its presets at `clock` (the table of
+    /// [`crate::nic::register_map`]): the time registers converted from
+    /// [`DEFAULT_RTO_PS`] and [`DEFAULT_GC_TIMEOUT_PS`], rounded to whole cycles. Homa and
+    /// Homa-Tr: NDP's without pacing, with overcommitment 3 and U = 1 (the thesis prototype's).
+    pub const fn config_defaults(self, clock: NicClock) -> [u32; CONFIG_REGS] {
+        let rto = clock.cycles_of_ps(DEFAULT_RTO_PS) as u32;
+        let gc = clock.cycles_of_ps(DEFAULT_GC_TIMEOUT_PS) as u32;
         match self {
-            Protocol::Ndp => NDP_CONFIG_DEFAULTS,
-            Protocol::Homa | Protocol::HomaTr => HOMA_CONFIG_DEFAULTS,
+            Protocol::Ndp => [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, rto, 5, gc, DEFAULT_PACE_CYCLES, 1, 4, 0, 0, 0, 0],
+            Protocol::Homa | Protocol::HomaTr => {
+                [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, rto, 5, gc, 0, 1, 4, 3, 1, 0, 0]
+            }
         }
     }
 }
+
+/// NDP's configuration defaults at the thesis' clock (every NDP preset's).
+pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] = Protocol::Ndp.config_defaults(NicClock::THESIS);
+
+/// Homa's and Homa-Tr's configuration defaults at the thesis' clock.
+pub const HOMA_CONFIG_DEFAULTS: [u32; CONFIG_REGS] = Protocol::Homa.config_defaults(NicClock::THESIS);
 
 crate::named_values!(Protocol, "protocol");
 
@@ -119,12 +132,12 @@ pub fn payload_word_bits(messages: usize) -> Option<usize> {
 }
 
 /// The shell parameters of the presets: `protocol` with the size classes of [`rx_classes_for`] /
-/// [`tx_classes_for`] and the protocol's register defaults.
+/// [`tx_classes_for`] and the protocol's register defaults at the thesis' clock.
 pub fn preset_params(protocol: Protocol, messages: usize) -> ShellParams {
     ShellParams {
         rx_classes: rx_classes_for(messages),
         tx_classes: tx_classes_for(messages),
-        config_defaults: protocol.config_defaults(),
+        config_defaults: protocol.config_defaults(NicClock::THESIS),
         ip_protocol: protocol.ip_protocol(),
         protocol_id: protocol.protocol_id(),
         trimming: protocol == Protocol::HomaTr,

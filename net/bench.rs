@@ -8,6 +8,7 @@ use crate::host::CbrHost;
 use crate::link::LinkSpec;
 use crate::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
 use crate::topology::{star_of, Member};
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
 use nanotransport_sim::scenarios::data_frame_for;
 use std::time::Instant;
@@ -57,7 +58,7 @@ pub fn bench_net(senders: usize, gbps: f64, simulated_ms: f64) -> Result<NetBenc
         Box::new(StrictPriority) as _,
         8,
     );
-    let mut net = star_of(3200, members, LinkSpec::new(gbps, 500.0), stages, 1)?;
+    let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(gbps, 500.0), stages, 1)?;
     let until = (simulated_ms * 1e6 / net.cycle_ns(1)).round() as u64;
     let wall = Instant::now();
     net.run(until, &mut |_| false, &mut |_| {});

@@ -1,5 +1,6 @@
 //! Endpoints: what a host looks like to the network, and the whole-NIC Verilator endpoint.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_reference::pisa::Header;
 use nanotransport_sim::nic::{frame_beats, NicSim, TxMessage};
 use nanotransport_sim::registers::{apply, RegisterWrite};
@@ -14,6 +15,8 @@ pub trait Endpoint: Send {
     fn ip(&self) -> u32;
     /// The endpoint's own cycle (the network starts at the largest).
     fn cycle(&self) -> u64;
+    /// The clock its cycles are of (a network runs every endpoint at its own clock).
+    fn clock(&self) -> NicClock;
     /// A frame whose beats may be taken from cycle `now` on; returns false if it was dropped.
     fn receive(&mut self, frame: Vec<u8>, now: u64) -> bool;
     /// Whether the endpoint must be stepped in cycle `now`.
@@ -107,6 +110,9 @@ impl Endpoint for NicEndpoint {
     }
     fn cycle(&self) -> u64 {
         self.nic.cycle
+    }
+    fn clock(&self) -> NicClock {
+        self.whole.params().clock
     }
     fn receive(&mut self, frame: Vec<u8>, now: u64) -> bool {
         self.rx_frames += 1;

@@ -1,5 +1,6 @@
 //! Links: rate, propagation delay and optional seeded loss, timed exactly in ticks.
 
+use nanotransport_hdl::clock::NicClock;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -21,12 +22,16 @@ impl LinkSpec {
     pub fn rate_mbps(&self) -> u64 {
         (self.gbps * 1000.0).round() as u64
     }
+    /// Rate in bit/s (whole Mb/s).
+    pub fn rate_bps(&self) -> u128 {
+        self.rate_mbps() as u128 * 1_000_000
+    }
     pub fn delay_ps(&self) -> u64 {
         (self.delay_ns * 1000.0).round() as u64
     }
 }
 
-fn gcd(a: u64, b: u64) -> u64 {
+fn gcd(a: u128, b: u128) -> u128 {
     if b == 0 {
         a
     } else {
@@ -35,18 +40,20 @@ fn gcd(a: u64, b: u64) -> u64 {
 }
 
 pub(crate) fn lcm(a: u64, b: u64) -> u64 {
-    a / gcd(a, b) * b
+    (a as u128 / gcd(a as u128, b as u128) * b as u128) as u64
 }
 
-/// Ticks per cycle a link needs so that every frame's serialisation time and its propagation
-/// delay are whole numbers of ticks.
-pub fn ticks_needed(spec: &LinkSpec, clock_mhz: u64) -> u64 {
-    let rate = spec.rate_mbps();
-    let per_byte = 8 * clock_mhz; // serialisation of one byte = per_byte / rate cycles
+const PS_PER_S: u128 = 1_000_000_000_000;
+
+/// Ticks per cycle of `clock` a link needs so that every frame's serialisation time and its
+/// propagation delay are whole numbers of ticks.
+pub fn ticks_needed(spec: &LinkSpec, clock: NicClock) -> u64 {
+    let rate = spec.rate_bps();
+    let per_byte = 8 * clock.hz() as u128; // serialisation of one byte = per_byte / rate cycles
     let ser = rate / gcd(rate, per_byte);
-    let delay_num = spec.delay_ps() * clock_mhz; // delay = delay_num / 1e6 cycles
-    let del = 1_000_000 / gcd(1_000_000, delay_num.max(1));
-    lcm(ser, if spec.delay_ps() == 0 { 1 } else { del })
+    let delay_num = spec.delay_ps() as u128 * clock.hz() as u128; // delay = delay_num / 1e12 cycles
+    let del = PS_PER_S / gcd(PS_PER_S, delay_num.max(1));
+    lcm(ser as u64, if spec.delay_ps() == 0 { 1 } else { del as u64 })
 }
 
 /// A link's timing resolved in ticks, with its loss generator and transmit state.
@@ -54,7 +61,7 @@ pub fn ticks_needed(spec: &LinkSpec, clock_mhz: u64) -> u64 {
 pub struct LinkTiming {
     pub spec: LinkSpec,
     ticks_per_cycle: u64,
-    clock_mhz: u64,
+    clock: NicClock,
     /// Propagation delay in ticks.
     pub delay_ticks: u64,
     /// Tick at which the link has finished serialising everything given to it.
@@ -67,12 +74,12 @@ pub struct LinkTiming {
 }
 
 impl LinkTiming {
-    pub fn new(spec: LinkSpec, ticks_per_cycle: u64, clock_mhz: u64, seed: u64) -> Self {
-        let delay_ticks = spec.delay_ps() * clock_mhz * ticks_per_cycle / 1_000_000;
+    pub fn new(spec: LinkSpec, ticks_per_cycle: u64, clock: NicClock, seed: u64) -> Self {
+        let delay_ticks = (spec.delay_ps() as u128 * clock.hz() as u128 * ticks_per_cycle as u128 / PS_PER_S) as u64;
         LinkTiming {
             spec,
             ticks_per_cycle,
-            clock_mhz,
+            clock,
             delay_ticks,
             free_at: 0,
             rng: ChaCha8Rng::seed_from_u64(seed),
@@ -84,7 +91,7 @@ impl LinkTiming {
 
     /// Serialisation time of `bytes` frame bytes in ticks (exact).
     pub fn serialisation_ticks(&self, bytes: usize) -> u64 {
-        bytes as u64 * 8 * self.clock_mhz * self.ticks_per_cycle / self.spec.rate_mbps()
+        (bytes as u128 * 8 * self.clock.hz() as u128 * self.ticks_per_cycle as u128 / self.spec.rate_bps()) as u64
     }
 
     /// Puts a frame of `bytes` on the link no earlier than `ready`: returns (start, tick its last

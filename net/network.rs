@@ -6,6 +6,7 @@ use super::host::{Host, HostIo};
 use super::link::{lcm, ticks_needed, LinkSpec, LinkTiming};
 use super::switch::Switch;
 use super::trace::PcapTrace;
+use nanotransport_hdl::clock::NicClock;
 use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -153,7 +154,7 @@ impl Lane<'_> {
 
 /// Endpoints, switches, links and time.
 pub struct Network {
-    pub clock_mhz: u64,
+    pub clock: NicClock,
     /// Ticks per NIC clock cycle (see the module docs).
     pub ticks_per_cycle: u64,
     pub endpoints: Vec<Box<dyn Endpoint>>,
@@ -188,12 +189,12 @@ pub struct Network {
 impl Network {
     /// An empty network whose links will be `specs` (they fix the tick). Endpoints are stepped
     /// on `NANOTRANSPORT_THREADS` threads (default: the machine's cores).
-    pub fn new(clock_mhz: u64, specs: &[LinkSpec], seed: u64) -> Self {
-        let ticks_per_cycle = specs.iter().fold(1, |t, s| lcm(t, ticks_needed(s, clock_mhz)));
+    pub fn new(clock: NicClock, specs: &[LinkSpec], seed: u64) -> Self {
+        let ticks_per_cycle = specs.iter().fold(1, |t, s| lcm(t, ticks_needed(s, clock)));
         let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         let threads = std::env::var("NANOTRANSPORT_THREADS").ok().and_then(|t| t.parse().ok()).unwrap_or(cores).max(1);
         Network {
-            clock_mhz,
+            clock,
             ticks_per_cycle,
             endpoints: Vec::new(),
             endpoint_uplink: Vec::new(),
@@ -214,11 +215,19 @@ impl Network {
         }
     }
 
-    pub fn add_endpoint(&mut self, e: Box<dyn Endpoint>) -> Node {
+    pub fn add_endpoint(&mut self, e: Box<dyn Endpoint>) -> Result<Node, String> {
+        if e.clock() != self.clock {
+            return Err(format!(
+                "the NIC at {} runs at {}, the network at {}: one network runs its NICs at one clock",
+                std::net::Ipv4Addr::from(e.ip()),
+                e.clock(),
+                self.clock
+            ));
+        }
         self.cycle = self.cycle.max(e.cycle());
         self.endpoints.push(e);
         self.endpoint_uplink.push(None);
-        Node::Endpoint(self.endpoints.len() - 1)
+        Ok(Node::Endpoint(self.endpoints.len() - 1))
     }
 
     /// Adds a behavioural host.
@@ -260,15 +269,16 @@ impl Network {
     }
 
     fn connect_with_bands(&mut self, a: Node, b: Node, spec: LinkSpec, bands: [usize; 2]) -> Result<(usize, usize), String> {
-        let need = ticks_needed(&spec, self.clock_mhz);
+        let need = ticks_needed(&spec, self.clock);
         if self.ticks_per_cycle % need != 0 {
             return Err(format!("link of {} Gb/s, {} ns was not among the specs the network was built for", spec.gbps, spec.delay_ns));
         }
-        if spec.rate_mbps() == 0 || spec.rate_mbps() > 64 * self.clock_mhz {
+        if spec.rate_mbps() == 0 || spec.rate_bps() > 64 * self.clock.hz() as u128 {
             return Err(format!(
-                "link rate {} Gb/s: valid 0.001..={} Gb/s (the NIC's 64-bit MAC side)",
+                "link rate {} Gb/s: valid 0.001..={} Gb/s (the NIC's 64-bit MAC side at {})",
                 spec.gbps,
-                (64 * self.clock_mhz) as f64 / 1000.0
+                64.0 * self.clock.hz() as f64 / 1e9,
+                self.clock
             ));
         }
         let mut ids = [0; 2];
@@ -276,12 +286,7 @@ impl Network {
         for (k, (from, to)) in [(a, b), (b, a)].into_iter().enumerate() {
             let id = self.links.len();
             let seed = self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(id as u64);
-            self.links.push(DirectedLink {
-                timing: LinkTiming::new(spec, self.ticks_per_cycle, self.clock_mhz, seed),
-                from,
-                to,
-                trace: None,
-            });
+            self.links.push(DirectedLink { timing: LinkTiming::new(spec, self.ticks_per_cycle, self.clock, seed), from, to, trace: None });
             self.link_ingress_port.push(None);
             match from {
                 Node::Endpoint(e) => self.endpoint_uplink[e] = Some(id),
@@ -303,12 +308,12 @@ impl Network {
 
     /// Nanoseconds of a tick.
     pub fn tick_ns(&self, tick: u64) -> f64 {
-        tick as f64 * 1000.0 / (self.ticks_per_cycle * self.clock_mhz) as f64
+        self.clock.ns_of_ticks(tick, self.ticks_per_cycle)
     }
 
     /// Nanoseconds of a cycle.
     pub fn cycle_ns(&self, cycle: u64) -> f64 {
-        cycle as f64 * 1000.0 / self.clock_mhz as f64
+        self.clock.ns_of_cycles(cycle)
     }
 
     /// Cycles the endpoints run on their own between two exchanges with the rest of the network:

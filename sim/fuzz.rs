@@ -581,7 +581,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     let wall = std::time::Instant::now();
     let protocol = opts.nic.protocol();
     let mut ropts = ReplayOptions::new(&opts.nic);
-    ropts.settings = crate::registers::parse_sets(&opts.settings)?;
+    ropts.settings = crate::registers::parse_sets(&opts.settings, opts.nic.params().clock)?;
     ropts.max_cycles = opts.max_cycles;
     ropts.stalls = crate::nic::Stalls::with_probability(opts.stall, opts.seed)?;
     let (mut nic, report) = prepare(&ropts)?;
@@ -718,7 +718,8 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
 /// Writes the reproducer bundle of `result` into `dir` (created if missing).
 pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let records: Vec<(u128, Vec<u8>)> = result.trace.rx_frames.iter().map(|(c, f)| (cycles_to_ns(*c), f.clone())).collect();
+    let records: Vec<(u128, Vec<u8>)> =
+        result.trace.rx_frames.iter().map(|(c, f)| (cycles_to_ns(*c, result.options.nic.params().clock), f.clone())).collect();
     let pcap = replay::pcap_bytes(&records, replay::TsResolution::NanoSecond)?;
     replay::write_atomically(&dir.join("input.pcap"), &pcap)?;
     let sends: Vec<TimedSend> = result.trace.sends.iter().map(|(cycle, m)| TimedSend { cycle: *cycle, message: m.clone() }).collect();
@@ -752,6 +753,8 @@ pub fn write_bundle(dir: &Path, result: &FuzzResult) -> Result<(), String> {
 /// that wrote the bundle found.
 pub struct BundleReplay {
     pub outcome: replay::ReplayOutcome,
+    /// The clock of the bundle's NIC (its cycles' length in the output pcap).
+    pub clock: nanotransport_hdl::clock::NicClock,
     pub check: CheckReport,
     pub recorded: Vec<String>,
 }
@@ -776,7 +779,7 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     let recorded: Vec<String> =
         meta["mismatches"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
     let mut opts = ReplayOptions::new(&nic);
-    opts.settings = crate::registers::parse_sets(&settings)?;
+    opts.settings = crate::registers::parse_sets(&settings, nic.params().clock)?;
     if let Some(m) = meta["max_cycles"].as_u64() {
         opts.max_cycles = m;
     }
@@ -787,5 +790,5 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     let sends = replay::parse_timed_sends(&read("sends.json")?).map_err(|e| format!("{}: {e}", dir.join("sends.json").display()))?;
     let outcome = replay::replay_timed(&input, &sends, &opts)?;
     let check = check(&outcome.trace);
-    Ok(BundleReplay { outcome, check, recorded })
+    Ok(BundleReplay { outcome, check, recorded, clock: nic.params().clock })
 }

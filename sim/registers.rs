@@ -6,6 +6,8 @@
 //! token) or exceed a structure (credit beyond the 64-bit packet bitmaps). Three names are
 //! written as a whole and expand to one or two registers: `own_mac` / `peer_mac`
 //! (`02:00:00:00:00:01`) and `own_ip` (`10.0.0.1`). Values are decimal or `0x` hexadecimal.
+//! The time registers also take nanoseconds (`rto_ns`, `gc_timeout_ns`, `pace_ns`,
+//! [`TIME_REGISTERS`]), converted with the NIC's clock.
 //!
 //! A timeout and threshold whose product outlasts what the receiver remembers of delivered
 //! messages are refused as well ([`check_retransmission_horizon`]).
@@ -15,7 +17,9 @@
 
 use crate::cosim::ports::Ports;
 use crate::nic::NicSim;
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::nic::register_map::*;
+use nanotransport_hdl::presets::Protocol;
 
 /// One configuration register the command line may set.
 #[derive(Clone, Copy, Debug)]
@@ -85,6 +89,7 @@ pub fn find_register(name: &str) -> Option<&'static ConfigRegister> {
 fn valid_names() -> String {
     let mut names: Vec<&str> = vec!["own_mac", "peer_mac", "own_ip"];
     names.extend(CONFIG_REGISTERS.iter().map(|r| r.name));
+    names.extend(TIME_REGISTERS.iter().map(|t| t.0));
     names.join(", ")
 }
 
@@ -100,11 +105,36 @@ fn write(index: usize, value: u64) -> RegisterWrite {
     RegisterWrite { addr: 4 * index as u64, value: value as u32 }
 }
 
-/// Parses one `NAME=VALUE` into the register writes it stands for.
-pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
+/// The time registers by a name in nanoseconds: `rto_ns`, `gc_timeout_ns` and `pace_ns` take a
+/// time (decimal, fractions allowed) and write its cycles at the NIC's clock, rounded; the
+/// cycles must be in the register's range.
+pub const TIME_REGISTERS: &[(&str, &str)] = &[("rto_ns", "rto_cycles"), ("gc_timeout_ns", "gc_timeout"), ("pace_ns", "pace_cycles")];
+
+/// Parses one `NAME=VALUE` into the register writes it stands for; a time in nanoseconds
+/// ([`TIME_REGISTERS`]) is converted with `clock`.
+pub fn parse_set(arg: &str, clock: NicClock) -> Result<Vec<RegisterWrite>, String> {
     let (name, value) = arg.split_once('=').ok_or_else(|| format!("--set {arg}: expected NAME=VALUE; registers: {}", valid_names()))?;
     let (name, value) = (name.trim(), value.trim());
     let bad = |what: &str| format!("--set {arg}: {what}");
+    if let Some(&(_, cycles_name)) = TIME_REGISTERS.iter().find(|t| t.0 == name) {
+        let r = find_register(cycles_name).expect("a time register names a register");
+        let range = || {
+            format!(
+                "{name} takes {}..={} ns at {clock} ({}..={} cycles: {})",
+                clock.ns_of_cycles(r.min),
+                clock.ns_of_cycles(r.max),
+                r.min,
+                r.max,
+                r.meaning
+            )
+        };
+        let ns: f64 = value.replace('_', "").parse().map_err(|_| bad(&format!("not a number; {}", range())))?;
+        let cycles = clock.cycles_of_ns(ns);
+        if !ns.is_finite() || ns < 0.0 || cycles < r.min || cycles > r.max {
+            return Err(bad(&format!("out of range ({cycles} cycles); {}", range())));
+        }
+        return Ok(vec![write(r.index, cycles)]);
+    }
     match name {
         "own_mac" | "peer_mac" => {
             let mac = parse_mac(value).map_err(|_| bad(&format!("{name} takes a MAC address aa:bb:cc:dd:ee:ff")))?;
@@ -130,16 +160,18 @@ pub fn parse_set(arg: &str) -> Result<Vec<RegisterWrite>, String> {
     }
 }
 
-/// Parses every `--set` argument, in order (a later write to the same register wins), and
-/// refuses a retransmission timeout and threshold that together outlast the receiver's
-/// delivered set ([`check_retransmission_horizon`]).
-pub fn parse_sets(args: &[String]) -> Result<Vec<RegisterWrite>, String> {
+/// Parses every `--set` argument for a NIC at `clock`, in order (a later write to the same
+/// register wins), and refuses a retransmission timeout and threshold that together outlast the
+/// receiver's delivered set ([`check_retransmission_horizon`]; a register not written keeps its
+/// preset default at `clock`).
+pub fn parse_sets(args: &[String], clock: NicClock) -> Result<Vec<RegisterWrite>, String> {
     let mut writes = Vec::new();
     for a in args {
-        writes.extend(parse_set(a)?);
+        writes.extend(parse_set(a, clock)?);
     }
-    let rto = value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
-    let threshold = value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+    let defaults = Protocol::Ndp.config_defaults(clock);
+    let rto = value_written(&writes, CFG_RTO_CYCLES).unwrap_or(defaults[CFG_RTO_CYCLES]);
+    let threshold = value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(defaults[CFG_TIMEOUT_THRESHOLD]);
     check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--set: {e}"))?;
     Ok(writes)
 }

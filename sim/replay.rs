@@ -4,14 +4,15 @@
 //! nanosecond pcap; every message it delivers to the CPU becomes one JSON line.
 //!
 //! # Time
-//! One cycle is 1 / 3.2 GHz = 0.3125 ns. Cycle 0 is the cycle in which the first record of the
+//! Cycles are of the NIC's clock (its parameter set's; every preset's is the thesis' 3.2 GHz, one
+//! cycle 0.3125 ns). Cycle 0 is the cycle in which the first record of the
 //! input is offered (after the NIC's registers are set). Record `k` is offered no earlier than
-//! cycle `ceil((t_k − t_0) × 3.2 GHz)`, `t_0` the first record's timestamp; records are offered in
+//! cycle `ceil((t_k − t_0) × f)`, `t_0` the first record's timestamp; records are offered in
 //! file order, so equal timestamps give back-to-back frames, and a record stamped earlier than
 //! the one before it follows that one back to back. Microsecond and nanosecond pcaps (either
 //! byte order) are read, and pcapng (Wireshark's default; see [`parse_pcapng`]). The output pcap
 //! has nanosecond resolution, link type Ethernet, and stamps each frame with the cycle of its
-//! first beat on MAC TX, converted at 3.2 GHz and rounded to the nearest nanosecond (seconds
+//! first beat on MAC TX, converted at the NIC's clock and rounded to the nearest nanosecond (seconds
 //! since the epoch start at cycle 0). Replaying an output as an input reproduces its frame times
 //! to within 2 cycles (the nanosecond rounding).
 //!
@@ -52,6 +53,7 @@
 //! ([`nanotransport_hdl::nic::register_map`]).
 
 use crate::nic::{Completion, NicSim, RxMessage, Stalls, TxMessage};
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::nic::register_map::{
     status_address, AckPolicy, CFG_ACK_POLICY, CFG_OWN_IP, CFG_OWN_MAC_HI, CFG_OWN_MAC_LO, CFG_PEER_MAC_HI, CFG_PEER_MAC_LO, CFG_RTT_PKTS,
     STATUS_BASE, STATUS_MAP,
@@ -291,20 +293,20 @@ pub fn read_pcap(path: &Path) -> Result<PcapInput, String> {
     parse_pcap(&bytes).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Nanoseconds → the first cycle at or after them (3.2 GHz: 16 cycles per 5 ns).
-pub fn ns_to_cycles(ns: u128) -> u64 {
-    (ns * 16).div_ceil(5) as u64
+/// Nanoseconds → the first cycle of `clock` at or after them (3.2 GHz: 16 cycles per 5 ns).
+pub fn ns_to_cycles(ns: u128, clock: NicClock) -> u64 {
+    (ns * clock.hz() as u128).div_ceil(1_000_000_000) as u64
 }
 
-/// Cycles → nanoseconds at 3.2 GHz, rounded to the nearest nanosecond.
-pub fn cycles_to_ns(cycles: u64) -> u128 {
-    (cycles as u128 * 5 + 8) / 16
+/// Cycles of `clock` → nanoseconds, rounded to the nearest nanosecond (halves up).
+pub fn cycles_to_ns(cycles: u64, clock: NicClock) -> u128 {
+    (cycles as u128 * 1_000_000_000 + clock.hz() as u128 / 2) / clock.hz() as u128
 }
 
-/// Offer cycle of every record, relative to the first (records before it count as at it).
-pub fn record_cycles(records: &[PcapRecord]) -> Vec<u64> {
+/// Offer cycle of every record at `clock`, relative to the first (records before it count as at it).
+pub fn record_cycles(records: &[PcapRecord], clock: NicClock) -> Vec<u64> {
     let t0 = records.first().map(|r| r.time_ns).unwrap_or(0);
-    records.iter().map(|r| ns_to_cycles(r.time_ns.saturating_sub(t0))).collect()
+    records.iter().map(|r| ns_to_cycles(r.time_ns.saturating_sub(t0), clock)).collect()
 }
 
 /// A pcap (link type Ethernet, little-endian) of `(timestamp in ns, frame)` records at the given
@@ -349,9 +351,9 @@ pub fn pcapng_bytes(records: &[(u128, Vec<u8>)], resol: u8, endianness: Endianne
     Ok(w.into_inner())
 }
 
-/// The output pcap: nanosecond resolution, each frame stamped with its first-beat cycle.
-pub fn output_pcap(frames: &[(u64, Vec<u8>)]) -> Result<Vec<u8>, String> {
-    let records: Vec<(u128, Vec<u8>)> = frames.iter().map(|(c, f)| (cycles_to_ns(*c), f.clone())).collect();
+/// The output pcap: nanosecond resolution, each frame stamped with its first-beat cycle at `clock`.
+pub fn output_pcap(frames: &[(u64, Vec<u8>)], clock: NicClock) -> Result<Vec<u8>, String> {
+    let records: Vec<(u128, Vec<u8>)> = frames.iter().map(|(c, f)| (cycles_to_ns(*c, clock), f.clone())).collect();
     pcap_bytes(&records, TsResolution::NanoSecond)
 }
 
@@ -651,7 +653,7 @@ pub fn replay_timed(input: &PcapInput, sends: &[TimedSend], opts: &ReplayOptions
     report.empty_records = input.empty_records;
     let start = nic.cycle;
     let mut offered = Vec::new();
-    for (record, cycle) in input.records.iter().zip(record_cycles(&input.records)) {
+    for (record, cycle) in input.records.iter().zip(record_cycles(&input.records, opts.nic.params().clock)) {
         if !addressed_to(&record.frame, report.nic_mac, report.nic_ip) {
             report.frames_not_for_nic += 1;
             if opts.filter_not_for_nic {
@@ -823,7 +825,7 @@ pub fn replay_files_checked(
         None => Vec::new(),
     };
     let outcome = replay_timed(&input, &sends, opts)?;
-    let out = output_pcap(&outcome.tx_frames)?;
+    let out = output_pcap(&outcome.tx_frames, opts.nic.params().clock)?;
     let lines: String = outcome.delivered.iter().map(|m| message_json(m) + "\n").collect();
     write_atomically(&files.output, &out)?;
     if let Some(p) = &files.messages {

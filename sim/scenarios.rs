@@ -879,7 +879,7 @@ pub fn at_most_once_over_the_horizon(whole: &WholeNic) -> Result<HorizonReport, 
         copies_delivered,
         copies_answered,
         copies_draw_replies: whole.protocol() == Protocol::Ndp
-            || AckPolicy::of_value(whole.protocol().config_defaults()[CFG_ACK_POLICY]) == AckPolicy::PrototypeDuplicateAcks,
+            || AckPolicy::of_value(whole.params().config_defaults[CFG_ACK_POLICY]) == AckPolicy::PrototypeDuplicateAcks,
         beyond_age: t1 - delivered_at[0],
         beyond_delivered: nic.delivered.len() == before + 1,
         recent_duplicate_count: value("recent_duplicate_count"),

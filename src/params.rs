@@ -8,12 +8,15 @@
 //! protocol = "ndp"
 //! messages = 64
 //! max_message_bytes = 38912
+//! clock_mhz = 322.265625                                 # the NIC's clock (default 3200)
 //! rx_classes = [[1, 64], [4, 32], [8, 16], [38, 16]]     # [packets per message, messages]
 //! tx_classes = [[32, 1024], [8, 4096], [8, 8192], [16, 38912]]   # [buffers, bytes]
 //! [defaults]
 //! rtt_pkts = 12
+//! rto_ns = 6250                                          # a time register in ns, or rto_cycles
 //! ```
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::configs::{NicParams, Protocol};
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
 use nanotransport_sim::whole_nic::WholeNic;
@@ -45,9 +48,13 @@ pub struct ParamFlags {
     /// Parameter set: largest message in bytes
     #[arg(long, value_name = "B")]
     pub max_message_bytes: Option<u64>,
-    /// Parameter set: reset value of a configuration register, NAME=VALUE (repeatable)
+    /// Parameter set: reset value of a configuration register, NAME=VALUE (repeatable; a time
+    /// register also as rto_ns, gc_timeout_ns, pace_ns, converted with the clock)
     #[arg(long = "default", value_name = "REG=V")]
     pub defaults: Vec<String>,
+    /// Parameter set: the NIC's clock in MHz (default the thesis' 3200; the 100 GbE MAC's user clock is 322.265625)
+    #[arg(long, value_name = "MHZ")]
+    pub clock_mhz: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -57,6 +64,7 @@ struct ParamFile {
     protocol: Protocol,
     messages: usize,
     max_message_bytes: Option<u64>,
+    clock_mhz: Option<f64>,
     rx_classes: Option<Vec<[u64; 2]>>,
     tx_classes: Option<Vec<[u64; 2]>>,
     #[serde(default)]
@@ -69,11 +77,18 @@ impl ParamFlags {
         !self.files.is_empty() || self.protocol.is_some() || self.messages.is_some()
     }
 
-    /// Every parameter set the flags and files describe, validated.
+    /// Every parameter set the flags and files describe, validated; a set that names no clock
+    /// runs at the thesis' 3.2 GHz.
     pub fn parse(&self) -> Result<Vec<NicParams>, String> {
+        self.parse_at(NicClock::THESIS)
+    }
+
+    /// Every parameter set the flags and files describe, validated; a set that names no clock
+    /// runs at `clock`.
+    pub fn parse_at(&self, clock: NicClock) -> Result<Vec<NicParams>, String> {
         let mut sets = Vec::new();
         for f in &self.files {
-            sets.push(from_file(f)?);
+            sets.push(from_file_at(f, clock)?);
         }
         if self.protocol.is_some() || self.messages.is_some() {
             let protocol = self.protocol.ok_or("--messages needs --protocol (ndp, homa, homa-tr)")?;
@@ -81,22 +96,37 @@ impl ParamFlags {
             let name = self.name.clone().unwrap_or(format!("{protocol}-{messages}-custom"));
             let rx = self.rx_classes.as_deref().map(|s| pairs("--rx-classes", s)).transpose()?;
             let tx = self.tx_classes.as_deref().map(|s| pairs("--tx-classes", s)).transpose()?;
-            sets.push(build(&name, protocol, messages, self.max_message_bytes, rx, tx, &self.defaults)?);
-        } else if self.rx_classes.is_some() || self.tx_classes.is_some() || self.max_message_bytes.is_some() || !self.defaults.is_empty() {
-            return Err("size classes, --max-message-bytes and --default need --protocol and --messages".into());
+            let clock =
+                self.clock_mhz.map(|c| NicClock::from_mhz(c).map_err(|e| format!("--clock-mhz: {e}"))).transpose()?.unwrap_or(clock);
+            sets.push(build(&name, protocol, messages, clock, self.max_message_bytes, rx, tx, &self.defaults)?);
+        } else if self.rx_classes.is_some()
+            || self.tx_classes.is_some()
+            || self.max_message_bytes.is_some()
+            || !self.defaults.is_empty()
+            || self.clock_mhz.is_some()
+        {
+            return Err("size classes, --max-message-bytes, --clock-mhz and --default need --protocol and --messages".into());
         }
         Ok(sets)
     }
 }
 
+/// The parameter set of a TOML file (at the thesis' clock unless it names one).
 pub fn from_file(path: &Path) -> Result<NicParams, String> {
+    from_file_at(path, NicClock::THESIS)
+}
+
+/// The parameter set of a TOML file, at `clock` unless it names one (`clock_mhz`).
+pub fn from_file_at(path: &Path, clock: NicClock) -> Result<NicParams, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let f: ParamFile = toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.message()))?;
     let defaults: Vec<String> = f.defaults.iter().map(|(k, v)| format!("{k}={}", v.to_string().trim_matches('"'))).collect();
     let name = f.name.unwrap_or_else(|| path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default());
     let rx = f.rx_classes.map(|v| v.into_iter().map(|p| (p[0], p[1])).collect());
     let tx = f.tx_classes.map(|v| v.into_iter().map(|p| (p[0], p[1])).collect());
-    build(&name, f.protocol, f.messages, f.max_message_bytes, rx, tx, &defaults).map_err(|e| format!("{}: {e}", path.display()))
+    let at = |e: String| format!("{}: {e}", path.display());
+    let clock = f.clock_mhz.map(|c| NicClock::from_mhz(c).map_err(|e| at(format!("clock_mhz: {e}")))).transpose()?.unwrap_or(clock);
+    build(&name, f.protocol, f.messages, clock, f.max_message_bytes, rx, tx, &defaults).map_err(at)
 }
 
 /// `AxB,CxD,…` as pairs.
@@ -110,16 +140,18 @@ fn pairs(flag: &str, s: &str) -> Result<Vec<(u64, u64)>, String> {
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn build(
     name: &str,
     protocol: Protocol,
     messages: usize,
+    clock: NicClock,
     max_message_bytes: Option<u64>,
     rx: Option<Vec<(u64, u64)>>,
     tx: Option<Vec<(u64, u64)>>,
     defaults: &[String],
 ) -> Result<NicParams, String> {
-    let mut p = NicParams::preset(name, protocol, messages);
+    let mut p = NicParams::preset_at(name, protocol, messages, clock);
     if let Some(b) = max_message_bytes {
         p.max_message_bytes = b;
     }
@@ -129,7 +161,7 @@ fn build(
     if let Some(tx) = tx {
         p.tx_classes = tx.into_iter().map(|(buffers, bytes)| TxSizeClass { buffers: buffers as usize, bytes }).collect();
     }
-    for w in nanotransport_sim::registers::parse_sets(defaults)? {
+    for w in nanotransport_sim::registers::parse_sets(defaults, p.clock)? {
         p.config_defaults[(w.addr / 4) as usize] = w.value;
     }
     p.validate()?;

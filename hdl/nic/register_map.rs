@@ -17,13 +17,18 @@
 //! | anything else | — | SLVERR (counted in `csr_error_count`) |
 //!
 //! # Configuration registers (byte address = 4 × index)
+//! The time registers count cycles of the NIC's clock; a parameter set gives their defaults in
+//! nanoseconds at its clock ([`crate::clock::NicClock`], [`crate::presets::Protocol::config_defaults`]), and
+//! the tables give them at the thesis' 3.2 GHz (at the 100 GbE MAC's 322.265625 MHz: 2 014 and
+//! 20 142 cycles).
+//!
 //! | addr | register | NDP default | Homa default |
 //! |---|---|---|---|
 //! | 0x00 / 0x04 | own MAC bits 31–0 / 47–32 | 02:00:00:00:00:01 | same |
 //! | 0x08 / 0x0C | peer (next-hop) MAC bits 31–0 / 47–32 | ff:ff:ff:ff:ff:ff | same |
 //! | 0x10 | own IPv4 address | 10.0.0.1 | same |
 //! | 0x14 | `rtt_pkts` (BDP in packets: the sender's initial credit; NDP's credit starts at rtt_pkts + 1) | 8 | 8 |
-//! | 0x18 | retransmission timeout, cycles | 20 000 | 20 000 |
+//! | 0x18 | retransmission timeout, cycles (preset: 6.25 µs at the set's clock) | 20 000 | 20 000 |
 //! | 0x1C | timeouts without progress before a message is abandoned | 5 | 5 |
 //!
 //! (`rto × (threshold + 2)`, the time a sender may still retransmit a delivered message, must stay
@@ -31,8 +36,8 @@
 //!
 //! | addr | register | NDP default | Homa default |
 //! |---|---|---|---|
-//! | 0x20 | receive garbage-collection timeout, cycles | 200 000 | 200 000 |
-//! | 0x24 | PULL pacing interval, cycles (one MTU at 8 bytes/cycle; 0 = no pacing) | 136 | 0 (Homa paces nothing) |
+//! | 0x20 | receive garbage-collection timeout, cycles (preset: 62.5 µs at the set's clock) | 200 000 | 200 000 |
+//! | 0x24 | PULL pacing interval, cycles (one MTU at 8 bytes/cycle at any clock; 0 = no pacing) | 136 | 0 (Homa paces nothing) |
 //! | 0x28 | pacer bucket size, tokens | 1 | 1 |
 //! | 0x2C | control packets the arbiter sends before a waiting data packet | 4 | 4 |
 //! | 0x30 | Homa: overcommitment level (messages granted at once) | 0 (unused) | 3 |
@@ -152,14 +157,15 @@ impl std::fmt::Display for AckPolicy {
     }
 }
 
-/// NDP's configuration defaults (see the table).
-pub const NDP_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
-    [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 136, 1, 4, 0, 0, 0, 0];
-
-/// Homa's and Homa-Tr's configuration defaults: NDP's without pacing, with overcommitment 3 and
-/// U = 1 (the thesis prototype's).
-pub const HOMA_CONFIG_DEFAULTS: [u32; CONFIG_REGS] =
-    [0x0000_0001, 0x0200, 0xFFFF_FFFF, 0xFFFF, 0x0A00_0001, 8, 20_000, 5, 200_000, 0, 1, 4, 3, 1, 0, 0];
+/// The presets' retransmission timeout: 6.25 µs (20 000 cycles at the thesis' 3.2 GHz).
+pub const DEFAULT_RTO_PS: u64 = 6_250_000;
+/// The presets' receive garbage-collection timeout: 62.5 µs (200 000 cycles at 3.2 GHz).
+pub const DEFAULT_GC_TIMEOUT_PS: u64 = 62_500_000;
+/// NDP's PULL pacing interval: one 1 088-byte packet (1 024 B of payload and its headers) at
+/// the datapath's 8 bytes a cycle, 136 cycles at any clock. The receiver can take no more than
+/// that; where the link is slower than the datapath (a 64-bit NIC at 3.2 GHz is 204.8 Gb/s),
+/// set `pace_ns` to one packet at the link's rate.
+pub const DEFAULT_PACE_CYCLES: u32 = 136;
 
 /// Longest time after a receiver delivered a message in which the sender may still send a copy
 /// of it: `(timeout_threshold + 2)` retransmission timeouts (a message is abandoned at the

@@ -27,12 +27,13 @@ use crate::bolt::switch::{self as bolt_switch, BoltIngressStage};
 use crate::link::LinkSpec;
 use crate::switch::OccupancySampling;
 use crate::topology::{star_of, Member};
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::ETH_HEADER_BYTES;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// The network's clock and the (first) receiver's address in Bolt's experiments.
-pub(crate) const CLOCK_MHZ: u64 = 3200;
+pub(crate) const CLOCK: NicClock = NicClock::THESIS;
 pub(crate) const RECEIVER_IP: u32 = 0x0A00_0001;
 
 /// The thesis' Table 4.1: (PRU, SM, utilisation %).
@@ -158,7 +159,7 @@ pub fn run_bolt_utilisation(p: &BoltUtilisationParams, progress: &mut dyn FnMut(
         s.add_flow(RECEIVER_IP, 1000 + i as u16, p.flow_payload(), (i + 1) as f64 * p.gap_us * 1e3)?;
         members.push(Member::Host(Box::new(s)));
     }
-    let mut net = star_of(CLOCK_MHZ, members, LinkSpec::new(p.gbps, p.link_ns), bolt_switch::stages(p.buffer_bytes), 1)?;
+    let mut net = star_of(CLOCK, members, LinkSpec::new(p.gbps, p.link_ns), bolt_switch::stages(p.buffer_bytes), 1)?;
     let params = bolt_switch::bolt_params(p.frame_mtu() as u32, p.cc_thresh, p.pru, p.sm)?;
     net.switches[0].ingress = Some(Box::new(BoltIngressStage::new(&params)?.check_against_reference()));
     net.switches[0].device_queue_pkts = 1;

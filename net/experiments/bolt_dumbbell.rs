@@ -32,7 +32,7 @@
 //! bottleneck's shifted by the same delay; the queue is the bottleneck port's own (bytes, every
 //! 100 ns).
 
-use super::bolt::{CLOCK_MHZ, RECEIVER_IP};
+use super::bolt::{CLOCK, RECEIVER_IP};
 use crate::bolt::frame::FRAME_HEADER_BYTES;
 use crate::bolt::host::{BoltConfig, BoltReceiver, BoltSender};
 use crate::bolt::switch::{self as bolt_switch, BoltIngressStage};
@@ -234,7 +234,7 @@ pub fn run_bolt_dumbbell(p: &BoltDumbbellParams, progress: &mut dyn FnMut(f64)) 
         right.push((Member::Host(Box::new(BoltReceiver::new(RECEIVER_IP + k))), edge));
     }
     let mut net = crate::topology::dumbbell_of(
-        CLOCK_MHZ,
+        CLOCK,
         left,
         right,
         LinkSpec::new(p.core_gbps, p.link_ns),

@@ -34,11 +34,13 @@ use crate::switch::OccupancySampling;
 use crate::tcp::{CongestionControl, TcpConfig, TcpHost};
 use crate::topology::{star_with_links, Member};
 use crate::{Host, Network};
+use nanotransport_hdl::clock::NicClock;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-const CLOCK_MHZ: u64 = 3200;
+/// The tick base of a network of behavioural hosts (they keep time in ns; it only sets the resolution).
+const CLOCK: NicClock = NicClock::THESIS;
 
 /// The schemes of the paper's bulk-transfer tables (4.1, 4.2) and of its RPC figure (4-2).
 pub const BULK_SCHEMES: [&str; 3] = ["droptail", "red", "dctcp"];
@@ -200,7 +202,7 @@ fn star(
     let fast = LinkSpec::new(gbps * (1.0 + ppm * 1e-6), link_ns);
     let members =
         receivers.into_iter().map(|h| (Member::Host(h), nominal)).chain(senders.into_iter().map(|h| (Member::Host(h), fast))).collect();
-    star_with_links(CLOCK_MHZ, members, scheme.stages(seed)?, seed)
+    star_with_links(CLOCK, members, scheme.stages(seed)?, seed)
 }
 
 /// Runs the bulk experiment; `progress` is told the simulated seconds so far.

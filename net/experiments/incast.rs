@@ -25,9 +25,9 @@ use crate::schemes::Scheme;
 use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, NdpTrim, OccupancySampling, StrictPriority};
 use crate::topology::{star, SwitchStages};
 use crate::Network;
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::nic::register_map::{
     check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
-    NDP_CONFIG_DEFAULTS,
 };
 use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
 use nanotransport_sim::nic::TxMessage;
@@ -47,7 +47,6 @@ pub const MAX_PACKETS: u32 = 38;
 pub const MAX_SENDERS: usize = 16;
 /// Switch bands by DSCP (8 priorities).
 pub const BANDS: usize = 8;
-const CLOCK_MHZ: u64 = 3200;
 const FIRST_IP: u32 = 0x0A00_0001;
 
 /// The authors' ns-3 model's slowdown (median, p90) for `protocol` at `buffer_pkts` in its
@@ -168,9 +167,13 @@ impl IncastParams {
         if self.device_queue_pkts > 64 {
             return Err(format!("--device-queue-pkts {}: valid 0..=64 frames", self.device_queue_pkts));
         }
-        let max_gbps = 64.0 * CLOCK_MHZ as f64 / 1000.0;
+        let clock = self.clock();
+        if let Some(c) = self.sender_config.as_ref().map(|c| c.params().clock).filter(|c| *c != clock) {
+            return Err(format!("the senders' NIC runs at {c}, the receiver's at {clock}: one network runs its NICs at one clock"));
+        }
+        let max_gbps = 64.0 * clock.mhz() / 1000.0;
         if !(self.link_gbps >= 0.001 && self.link_gbps <= max_gbps) {
-            return Err(format!("--link-gbps {}: valid 0.001..={max_gbps} (the NIC's MAC side, 64 bits x 3.2 GHz)", self.link_gbps));
+            return Err(format!("--link-gbps {}: valid 0.001..={max_gbps} (the NIC's MAC side, 64 bits x {clock})", self.link_gbps));
         }
         if !(self.link_ns >= 1.0 && self.link_ns <= 1e6) {
             return Err(format!("--link-ns {}: valid 1..=1000000", self.link_ns));
@@ -178,22 +181,23 @@ impl IncastParams {
         if self.rtt_pkts == 0 || self.rtt_pkts > 64 {
             return Err(format!("--rtt-pkts {}: valid 1..=64 (packet bitmaps are 64 wide)", self.rtt_pkts));
         }
-        let rto = self.rto_us * CLOCK_MHZ as f64;
+        let rto = self.rto_us * clock.mhz();
         if !(rto >= 1.0 && rto <= u32::MAX as f64) {
             return Err(format!(
-                "--rto-us {}: valid {:.4}..={:.0} (1 .. 2^32-1 cycles at 3.2 GHz)",
+                "--rto-us {}: valid {:.4}..={:.0} (1 .. 2^32-1 cycles at {clock})",
                 self.rto_us,
-                1.0 / CLOCK_MHZ as f64,
-                u32::MAX as f64 / CLOCK_MHZ as f64
+                1.0 / clock.mhz(),
+                u32::MAX as f64 / clock.mhz()
             ));
         }
         if !(self.max_us > 0.0 && self.max_us <= 1e6) {
             return Err(format!("--max-us {}: valid 0 < U <= 1000000", self.max_us));
         }
         let writes = self.register_writes();
-        let rto = nanotransport_sim::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(NDP_CONFIG_DEFAULTS[CFG_RTO_CYCLES]);
-        let threshold = nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD)
-            .unwrap_or(NDP_CONFIG_DEFAULTS[CFG_TIMEOUT_THRESHOLD]);
+        let defaults = &self.config.params().config_defaults;
+        let rto = nanotransport_sim::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(defaults[CFG_RTO_CYCLES]);
+        let threshold =
+            nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(defaults[CFG_TIMEOUT_THRESHOLD]);
         check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--rto-us {}: {e}", self.rto_us))?;
         Ok(())
     }
@@ -209,9 +213,14 @@ impl IncastParams {
         (self.buffer_pkts * MTU_BYTES) as f64 / 1000.0
     }
 
+    /// The clock every NIC of the run runs at: its NIC's (the senders' must be the same).
+    pub fn clock(&self) -> NicClock {
+        self.config.params().clock
+    }
+
     /// PULL pacing interval: one MTU at the link rate, in whole cycles.
     pub fn pace_cycles(&self) -> u32 {
-        (MTU_BYTES as f64 * 8.0 * CLOCK_MHZ as f64 / 1000.0 / self.link_gbps).round() as u32
+        (MTU_BYTES as f64 * 8.0 * self.clock().mhz() / 1000.0 / self.link_gbps).round() as u32
     }
 
     /// Ideal completion of a message of `packets` packets, ns (the slowdown's denominator).
@@ -225,7 +234,7 @@ impl IncastParams {
         let w = |index: usize, value: u32| RegisterWrite { addr: 4 * index as u64, value };
         let mut v = vec![
             w(CFG_RTT_PKTS, self.rtt_pkts),
-            w(CFG_RTO_CYCLES, (self.rto_us * CLOCK_MHZ as f64).round() as u32),
+            w(CFG_RTO_CYCLES, (self.rto_us * self.clock().mhz()).round() as u32),
             w(CFG_PACE_CYCLES, self.pace_cycles()),
         ];
         if self.protocol != Protocol::Ndp {
@@ -309,7 +318,7 @@ pub struct IncastResult {
 pub fn build(p: &IncastParams) -> Result<Network, String> {
     p.validate()?;
     let writes = p.register_writes();
-    let quiet = 2 * (p.rto_us * CLOCK_MHZ as f64) as u64;
+    let quiet = 2 * (p.rto_us * p.clock().mhz()) as u64;
     let mut endpoints: Vec<Box<dyn Endpoint>> = Vec::new();
     let receiver = NicEndpoint::new(&p.config, FIRST_IP, &writes, quiet)?;
     endpoints.push(Box::new(receiver));
@@ -327,7 +336,7 @@ pub fn build(p: &IncastParams) -> Result<Network, String> {
         endpoints.push(Box::new(e));
     }
     let spec = LinkSpec::new(p.link_gbps, p.link_ns);
-    let mut net = star(CLOCK_MHZ, endpoints, spec, p.switch_stages()?, p.seed)?;
+    let mut net = star(p.clock(), endpoints, spec, p.switch_stages()?, p.seed)?;
     net.switches[0].device_queue_pkts = p.device_queue_pkts;
     // The queue plot and the report show every change of the bottleneck queue.
     net.switches[0].occupancy_sampling = OccupancySampling::OnChange;
@@ -383,7 +392,7 @@ pub fn run_on(
     }
     let n = p.senders;
     let start = net.cycle;
-    let max_cycles = start + (p.max_us * CLOCK_MHZ as f64) as u64;
+    let max_cycles = start + (p.max_us * p.clock().mhz()) as u64;
     let max_ns = net.cycle_ns(max_cycles - start);
     let loop_start = Instant::now();
     let mut stop = |net: &Network| nic(net, 0).nic.delivered.len() >= n && (1..=n).all(|i| !nic(net, i).nic.completions.is_empty());

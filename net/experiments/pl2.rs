@@ -25,11 +25,13 @@ use crate::pl2::host::{Offer, Pl2Params, Pl2Receiver, Pl2Sender, ReservationCoun
 use crate::pl2::switch::{self as pl2_switch, Pl2Ingress};
 use crate::switch::OccupancySampling;
 use crate::topology::{star_of, Member};
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_reference::pl2::Pl2Config;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-const CLOCK_MHZ: u64 = 3200;
+/// The tick base of a network of behavioural hosts (they keep time in ns; it only sets the resolution).
+const CLOCK: NicClock = NicClock::THESIS;
 
 /// The targets PL2's evaluation sets (§6), fixed before measuring.
 pub const TARGETS: &str = "with PL2 no drop up to 400 %, queue p99 ≤ senders·K·MTU, incast goodput ≥ 90 % of the link, outcast goodput capped near 90 Gb/s; without PL2 drops from 100 %";
@@ -161,7 +163,7 @@ pub fn run_pl2(p: &Pl2RunParams, progress: &mut dyn FnMut(f64)) -> Result<Pl2Run
         let seed = p.seed.wrapping_mul(1000).wrapping_add(i as u64);
         members.push(Member::Host(Box::new(Pl2Sender::new(ip, receiver_ips.clone(), mode, offer, p.gbps, seed))));
     }
-    let mut net = star_of(CLOCK_MHZ, members, spec, pl2_switch::stages(p.buffer_bytes), p.seed)?;
+    let mut net = star_of(CLOCK, members, spec, pl2_switch::stages(p.buffer_bytes), p.seed)?;
     if p.pl2 {
         let config = Pl2Config { max_demand: p.k, unsolicited_limit: p.unsolicited_limit };
         net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(config)?));

@@ -41,11 +41,13 @@ use crate::pl2::switch::{self as pl2_switch, Pl2Ingress};
 use crate::rpc::{client_port, Request, RpcClient, RpcServer};
 use crate::tcp::{CongestionControl, TcpConfig, TcpHost, TCP_FRAME_HEADERS};
 use crate::topology::{star_of, Member};
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_reference::pl2::Pl2Config;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-const CLOCK_MHZ: u64 = 3200;
+/// The tick base of a network of behavioural hosts (they keep time in ns; it only sets the resolution).
+const CLOCK: NicClock = NicClock::THESIS;
 const CLIENT_IP: u32 = 0x0A00_0001;
 const SERVER_IP: u32 = 0x0A00_0002;
 const BACKGROUND_PORT: u16 = 5001;
@@ -269,7 +271,7 @@ pub fn run_pl2_rpc(p: &Pl2RpcParams, progress: &mut dyn FnMut(f64)) -> Result<Pl
             }
         });
     }
-    let mut net = star_of(CLOCK_MHZ, members, LinkSpec::new(p.gbps, p.link_ns), pl2_switch::stages(p.buffer_bytes), p.seed)?;
+    let mut net = star_of(CLOCK, members, LinkSpec::new(p.gbps, p.link_ns), pl2_switch::stages(p.buffer_bytes), p.seed)?;
     if p.pl2 {
         let config = Pl2Config { max_demand: p.k, unsolicited_limit: p.unsolicited_limit };
         net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(config)?));

@@ -190,10 +190,24 @@ pub(crate) fn fpga_board_cmd(
     flags: &params::ParamFlags,
     out: &Path,
 ) -> Result<(), String> {
+    use nanotransport_hdl::clock::NicClock;
     use nanotransport_hdl::configs::NicTop;
-    let mut sets = flags.parse()?;
+    use nanotransport_hdl::nic::register_map::{CFG_GC_TIMEOUT, CFG_PACE_CYCLES, CFG_RTO_CYCLES};
+    // The NIC runs at the MAC's user clock: a preset's time registers keep their time at it, a
+    // parameter set without a clock gets it, and one with another clock is refused.
+    let clock = NicClock::from_mhz(board.core_clock_mhz())?;
+    let mut sets = flags.parse_at(clock)?;
     let params = match (config, sets.len()) {
-        (Some(c), 0) => whole_nic_config(c)?.params(),
+        (Some(c), 0) => whole_nic_config(c)?.params().with_clock(clock),
+        (None, 1) if sets[0].clock != clock => {
+            return Err(format!(
+            "parameter set '{}' runs at {}; the {} board clocks the NIC at {clock} (the MAC's user clock): leave the clock out or give {}",
+            sets[0].name,
+            sets[0].clock,
+            board.name(),
+            clock.mhz()
+        ))
+        }
         (None, 1) => sets.remove(0),
         (Some(_), _) => return Err("give --config or a parameter set, not both".into()),
         (None, 0) => {
@@ -205,8 +219,17 @@ pub(crate) fn fpga_board_cmd(
     };
     eprintln!("generating {} …", params.top_module(NicTop::BoardNic));
     let core = params.generate_top(NicTop::BoardNic)?;
+    let d = &params.config_defaults;
+    let time = |cycles: u32| format!("{cycles} cycles ({:.1} ns)", clock.ns_of_cycles(cycles as u64));
+    let time_registers = format!(
+        "retransmission timeout {}, receive garbage collection {}, PULL pacing {}",
+        time(d[CFG_RTO_CYCLES]),
+        time(d[CFG_GC_TIMEOUT]),
+        if d[CFG_PACE_CYCLES] == 0 { "off".to_string() } else { time(d[CFG_PACE_CYCLES]) }
+    );
     let request = nanotransport_flow::board::BoardRequest {
         board,
+        time_registers: &time_registers,
         config: &params.name,
         core_module: &core.module,
         core_verilog: &core.verilog,

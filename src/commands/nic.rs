@@ -17,7 +17,7 @@ pub(crate) struct NicArgs {
     /// Whole-NIC configuration: a preset (default: <protocol>-16) or a parameter-set file NAME.toml
     #[arg(long, value_name = "NAME")]
     pub(crate) config: Option<String>,
-    /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, own_ip=10.0.0.2)
+    /// Set a configuration register before traffic, NAME=VALUE (repeatable; e.g. rtt_pkts=12, rto_cycles=19200, rto_ns=6000, own_ip=10.0.0.2; a time register in ns is converted with the NIC's clock)
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub(crate) set: Vec<String>,
 }
@@ -25,7 +25,9 @@ pub(crate) struct NicArgs {
 impl NicArgs {
     /// The NIC (checked against `--protocol`) and the register writes (checked).
     pub(crate) fn resolve(&self) -> Result<(WholeNic, Vec<nanotransport_sim::registers::RegisterWrite>), String> {
-        Ok((params::whole_nic(self.protocol, self.config.as_deref())?, nanotransport_sim::registers::parse_sets(&self.set)?))
+        let nic = params::whole_nic(self.protocol, self.config.as_deref())?;
+        let writes = nanotransport_sim::registers::parse_sets(&self.set, nic.params().clock)?;
+        Ok((nic, writes))
     }
 }
 
@@ -34,6 +36,7 @@ pub(crate) fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
     let (config, settings) = nic.resolve()?;
     let protocol = config.protocol();
     let r = latency_with(&config, &settings)?;
+    let clock = config.params().clock;
     let ours = [r.ingress, r.reassembly, r.packetize, r.egress];
     let paper = nanotransport_sim::scenarios::paper_cycles(protocol);
     let totals = |v: [u64; 4]| [v[0] + v[1], v[2] + v[3], v.iter().sum::<u64>()];
@@ -54,7 +57,7 @@ pub(crate) fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
             "protocol": protocol,
             "config": config.name(),
             "datapath_bits": 64,
-            "clock_ghz": CLOCK_GHZ,
+            "clock_ghz": clock.hz() as f64 / 1e9,
             "cycles": obj(ours, ot),
             "paper_cycles": obj(paper, pt),
             "extra": {
@@ -64,9 +67,10 @@ pub(crate) fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
             },
         }));
     } else {
-        let ns = |c: u64| c as f64 / CLOCK_GHZ;
+        // Ours at the NIC's clock, the thesis' at its 3.2 GHz.
+        let (ns, paper_ns) = (|c: u64| clock.ns_of_cycles(c), |c: u64| c as f64 / CLOCK_GHZ);
         println!("{protocol} on {config}, 64-bit datapath, one 16-byte message (80-byte packet) each way");
-        println!("first byte in -> first byte out        cycles   ns@3.2GHz   paper cycles   paper ns");
+        println!("first byte in -> first byte out        cycles   ns@{}GHz   paper cycles   paper ns", clock.hz() as f64 / 1e9);
         let rows = [
             ("RX ingress (MAC RX -> reassembly)", ours[0], paper[0]),
             ("RX reassembly (-> CPU)", ours[1], paper[1]),
@@ -77,7 +81,7 @@ pub(crate) fn latency_cmd(nic: &NicArgs, json: bool) -> Result<(), String> {
             ("total", ot[2], pt[2]),
         ];
         for (name, c, p) in rows {
-            println!("{name:<40} {c:>5} {:>10.2} {p:>13} {:>10.2}{}", ns(c), ns(p), if c <= p { "" } else { "   above the paper" });
+            println!("{name:<40} {c:>5} {:>10.2} {p:>13} {:>10.2}{}", ns(c), paper_ns(p), if c <= p { "" } else { "   above the paper" });
         }
         println!("DATA first beat in -> its ACK's first beat out on MAC TX: {} cycles", r.data_to_ack);
         println!("first payload byte in (MAC RX) -> to the CPU: {} cycles", r.rx_payload);
@@ -97,6 +101,10 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
     let (config, settings) = nic.resolve()?;
     let protocol = config.protocol();
     let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
+    let clock = config.params().clock;
+    // The packet rate at the NIC's own clock (the thesis' rate is `gbps_at_3_2ghz`).
+    let mpps = r.packets as f64 / clock.ns_of_cycles(r.cycles) * 1e3;
+    let gbps = mpps * r.packet_bytes as f64 * 8.0 / 1e3;
     if json {
         print_json(serde_json::json!({
             "direction": r.direction,
@@ -106,6 +114,9 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
             "idle_beats": r.idle_beats,
             "beats_per_cycle": r.beats_per_cycle,
             "gbps_at_3_2ghz": r.gbps_at_3_2ghz,
+            "clock_mhz": clock.mhz(),
+            "mpps_at_nic_clock": mpps,
+            "gbps_at_nic_clock": gbps,
             "messages_done": r.messages_done,
             "control_frames": r.control_frames,
         }));
@@ -116,6 +127,9 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
         println!("idle beats                              {}", r.idle_beats);
         println!("beats per cycle                         {:.4}", r.beats_per_cycle);
         println!("Gb/s at 3.2 GHz                         {:.1}", r.gbps_at_3_2ghz);
+        if clock != nanotransport_hdl::clock::NicClock::THESIS {
+            println!("Mpps, Gb/s at the NIC's {clock:<14}  {mpps:.2}, {gbps:.1}");
+        }
         println!("cycles per packet                       {:.2} (line rate at 64 bits: 9)", r.cycles as f64 / r.packets as f64);
         if direction == Direction::Rx {
             println!("messages delivered {}, ACK/PULL frames sent meanwhile {}", r.messages_done, r.control_frames);
@@ -247,7 +261,7 @@ pub(crate) fn replay_bundle_cmd(dir: &Path, out: Option<PathBuf>, messages: Opti
     use nanotransport_sim::replay::*;
     let b = nanotransport_sim::fuzz::replay_bundle(dir)?;
     if let Some(p) = out {
-        write_atomically(&p, &output_pcap(&b.outcome.tx_frames)?)?;
+        write_atomically(&p, &output_pcap(&b.outcome.tx_frames, b.clock)?)?;
     }
     if let Some(p) = messages {
         let lines: String = b.outcome.delivered.iter().map(|m| message_json(m) + "\n").collect();

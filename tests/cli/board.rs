@@ -30,6 +30,10 @@ fn fpga_board_writes_a_vcu118_folder_that_passes_every_check_without_vivado() {
     check_folder(&out).unwrap();
     let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
     assert!(readme.contains("vivado -mode batch -source build.tcl") && readme.contains("has not been run"), "{readme}");
+    // The preset's time registers keep their time at the MAC's clock: 6.25 µs and 62.5 µs.
+    assert!(readme.contains("retransmission timeout 2014 cycles") && readme.contains("garbage collection 20142 cycles"), "{readme}");
+    let core = std::fs::read_to_string(out.join(format!("verilog/{CORE}.v"))).unwrap();
+    assert!(core.contains("00004eae00000005000007de"), "the register file's reset values are at 322.265625 MHz");
 
     // The build script under tclsh, with stand-ins for Vivado's commands.
     let o = dry_run(&out.join("build.tcl"));
@@ -141,13 +145,16 @@ fn fpga_board_bad_input_is_a_one_line_error_listing_the_choices_and_writes_nothi
     let tmp = super::temp_dir();
     let out = tmp.path().join("board-bad");
     let o = out.to_str().unwrap();
-    let cases: [(Vec<&str>, Vec<&str>); 6] = [
+    let cases: [(Vec<&str>, Vec<&str>); 8] = [
         (vec!["--board", "zcu102", "--config", "ndp-16"], vec!["zcu102", "vcu118"]),
         (vec!["--board", "vcu118", "--config", "blocks-16"], vec!["blocks-16", "ndp-16", "homa-128"]),
         (vec!["--board", "vcu118", "--config", "ndp-9"], vec!["ndp-9", "ndp-16", "homa-128"]),
         (vec!["--board", "vcu118"], vec!["--config", "--params"]),
         (vec!["--board", "vcu118", "--config", "ndp-16", "--protocol", "ndp", "--messages", "16"], vec!["not both"]),
         (vec!["--board", "vcu118", "--protocol", "ndp", "--messages", "24"], vec!["24", "16", "1024"]),
+        // A clock the board's MAC does not make, and one no NIC runs at.
+        (vec!["--board", "vcu118", "--protocol", "ndp", "--messages", "16", "--clock-mhz", "250"], vec!["250 MHz", "322.265625"]),
+        (vec!["--board", "vcu118", "--protocol", "ndp", "--messages", "16", "--clock-mhz", "5000"], vec!["1..=4000 MHz", "322.265625"]),
     ];
     for (args, mentions) in cases {
         let mut all = vec!["fpga", "board", "--out", o];

@@ -169,7 +169,7 @@ fn bad_input_is_counted_and_the_pipeline_keeps_running() {
 #[test]
 fn registers_read_back_and_reject_bad_addresses() {
     let mut nic = NicSim::new(&nic_preset(CONFIG).module()).unwrap();
-    for (i, d) in NDP_CONFIG_DEFAULTS.iter().enumerate() {
+    for (i, d) in nanotransport_hdl::presets::NDP_CONFIG_DEFAULTS.iter().enumerate() {
         assert_eq!(nic.read_register(4 * i as u64), (*d, 0), "default of register {i}");
     }
     assert_eq!(nic.write_register(4 * CFG_RTT_PKTS as u64, 12), 0);

@@ -1,6 +1,7 @@
 //! Bolt in the network: its frames, the sender of Algorithm 8 and its receiver, and a switch
 //! whose ingress block's Verilator model decides every frame, its reference model beside it.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_net::bolt::frame::{BoltFrame, FLAG_ACK, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_SRC, FRAME_HEADER_BYTES};
 use nanotransport_net::bolt::host::{BoltConfig, BoltReceiver, BoltSender};
 use nanotransport_net::bolt::switch::{self as bolt_switch, BoltIngressStage};
@@ -52,7 +53,7 @@ fn incast(senders: usize, bytes: u64, gap_ns: f64, run_us: f64) -> Network {
         s.add_flow(RECEIVER, 1000 + i as u16, bytes, i as f64 * gap_ns).unwrap();
         members.push(Member::Host(Box::new(s)));
     }
-    let mut net = star_of(3200, members, LinkSpec::new(100.0, link_ns), bolt_switch::stages(10_000_000), 1).unwrap();
+    let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(100.0, link_ns), bolt_switch::stages(10_000_000), 1).unwrap();
     let params = bolt_switch::bolt_params(MTU as u32, MTU as u32, true, true).unwrap();
     net.switches[0].ingress = Some(Box::new(BoltIngressStage::new(&params).unwrap().check_against_reference()));
     net.run((run_us * 3200.0) as u64, &mut |_| false, &mut |_| {});
@@ -178,7 +179,7 @@ fn stray_and_malformed_frames_are_counted_and_ignored() {
             Member::Host(Box::new(s)),
             Member::Host(Box::new(CbrHost::new(RECEIVER + 2, frame, 500.0, 5))),
         ];
-        let mut net = star_of(3200, members, LinkSpec::new(100.0, 1048.0), bolt_switch::stages(10_000_000), 1).unwrap();
+        let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(100.0, 1048.0), bolt_switch::stages(10_000_000), 1).unwrap();
         net.run(3200 * 100, &mut |_| false, &mut |_| {});
         let s = net.host::<BoltSender>(1).unwrap();
         let r = net.host::<BoltReceiver>(0).unwrap();

@@ -1,6 +1,7 @@
 //! Network testbench core: exact link timing through a switch with behavioural endpoints, and a
 //! shortened incast on the whole-NIC models that must be identical when repeated, with its pcap.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::configs::Protocol;
 use nanotransport_net::experiments::incast::{self, IncastParams};
 use nanotransport_net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
@@ -15,6 +16,7 @@ pub(crate) struct Host {
     pub ip: u32,
     pub to_send: Vec<Vec<u8>>,
     pub received: Vec<(u64, Vec<u8>)>,
+    pub clock: NicClock,
 }
 
 impl Endpoint for Host {
@@ -23,6 +25,9 @@ impl Endpoint for Host {
     }
     fn cycle(&self) -> u64 {
         0
+    }
+    fn clock(&self) -> NicClock {
+        self.clock
     }
     fn receive(&mut self, frame: Vec<u8>, now: u64) -> bool {
         self.received.push((now, frame));
@@ -51,8 +56,8 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
     let frames: Vec<Vec<u8>> = (0..10).map(|k| data_frame_for(154, a, b, 1, 1, k, &[k as u8; 1024], 0)).collect();
     assert!(frames.iter().all(|f| f.len() == 1088));
     let hosts: Vec<Box<dyn Endpoint>> = vec![
-        Box::new(Host { ip: a, to_send: frames.clone(), received: vec![] }),
-        Box::new(Host { ip: b, to_send: vec![], received: vec![] }),
+        Box::new(Host { ip: a, to_send: frames.clone(), received: vec![], clock: NicClock::THESIS }),
+        Box::new(Host { ip: b, to_send: vec![], received: vec![], clock: NicClock::THESIS }),
     ];
     let stages = (
         Box::new(DscpClassify { bands: 8 }) as _,
@@ -60,7 +65,7 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
         Box::new(StrictPriority) as _,
         8,
     );
-    let mut net = star(3200, hosts, LinkSpec::new(200.0, 131.0), stages, 1).unwrap();
+    let mut net = star(NicClock::THESIS, hosts, LinkSpec::new(200.0, 131.0), stages, 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let got = &net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received;
     assert_eq!(got.len(), 10);
@@ -80,7 +85,7 @@ fn mtu_frames_through_a_switch_arrive_at_exact_fractional_times() {
 fn a_dumbbell_carries_frames_across_its_core_link() {
     let (a, b, c) = (0x0A00_0001, 0x0A00_0002, 0x0A00_0003);
     let frames: Vec<Vec<u8>> = (0..3).map(|k| data_frame_for(154, a, b, 1, 1, k, &[k as u8; 1024], 0)).collect();
-    let host = |ip, to_send| Box::new(Host { ip, to_send, received: vec![] }) as Box<dyn Endpoint>;
+    let host = |ip, to_send| Box::new(Host { ip, to_send, received: vec![], clock: NicClock::THESIS }) as Box<dyn Endpoint>;
     let mut stages = || {
         (
             Box::new(DscpClassify { bands: 8 }) as _,
@@ -91,7 +96,8 @@ fn a_dumbbell_carries_frames_across_its_core_link() {
     };
     let spec = LinkSpec::new(200.0, 131.0);
     let mut net =
-        dumbbell(3200, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1).unwrap();
+        dumbbell(NicClock::THESIS, vec![host(a, frames.clone()), host(c, vec![])], vec![host(b, vec![])], spec, spec, &mut stages, 1)
+            .unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let got = &net.endpoints[2].as_any().downcast_ref::<Host>().unwrap().received;
     assert_eq!(got.len(), 3);
@@ -137,4 +143,40 @@ fn a_shortened_incast_is_identical_when_repeated_and_its_pcap_holds_every_frame(
         assert_eq!(records.len() as u64, net.links[link].timing.frames);
         assert!(records.windows(2).all(|w| w[0].time_ns < w[1].time_ns));
     }
+}
+
+/// A network runs its endpoints at one clock: an endpoint at another clock is refused with one
+/// line naming both; at the 100 GbE MAC's 322.265625 MHz a frame's timing is exact as at 3.2 GHz
+/// (1 088 bytes at 10 Gb/s are 870.4 ns: 280.5 cycles), and a link beyond the 64-bit MAC side
+/// (20.625 Gb/s at that clock) is refused.
+#[test]
+fn a_network_runs_its_endpoints_at_their_clock() {
+    let (a, b) = (0x0A00_0001, 0x0A00_0002);
+    let cmac = NicClock::CMAC_USER;
+    let stages = || {
+        (
+            Box::new(DscpClassify { bands: 8 }) as _,
+            Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _,
+            Box::new(StrictPriority) as _,
+            8,
+        )
+    };
+    let host = |ip, to_send, clock| Box::new(Host { ip, to_send, received: vec![], clock }) as Box<dyn Endpoint>;
+    let e =
+        star(cmac, vec![host(a, vec![], cmac), host(b, vec![], NicClock::THESIS)], LinkSpec::new(10.0, 100.0), stages(), 1).err().unwrap();
+    assert!(e.contains("10.0.0.2") && e.contains("3200 MHz") && e.contains("322.265625 MHz") && !e.contains('\n'), "{e}");
+    let e = star(cmac, vec![host(a, vec![], cmac)], LinkSpec::new(25.0, 100.0), stages(), 1).err().unwrap();
+    assert!(e.contains("20.625"), "{e}");
+    let frame = data_frame_for(154, a, b, 1, 1, 0, &[7; 1024], 0);
+    let mut net =
+        star(cmac, vec![host(a, vec![frame.clone()], cmac), host(b, vec![], cmac)], LinkSpec::new(10.0, 100.0), stages(), 1).unwrap();
+    net.run(10_000, &mut |_| false, &mut |_| {});
+    let got = &net.endpoints[1].as_any().downcast_ref::<Host>().unwrap().received;
+    // Two serialisations (store and forward) and two 100 ns delays: 1 940.8 ns = 625.45 cycles,
+    // so the last byte is there in cycle 626; the 136 beats are offered so that the last is taken
+    // in that cycle.
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, 626 - 136);
+    assert_eq!(got[0].1, frame);
+    assert!((net.cycle_ns(626) - 1_940.8).abs() < cmac.ns_of_cycles(1), "{}", net.cycle_ns(626));
 }

@@ -2,6 +2,7 @@
 //! the event-driven path, and hosts mixed with cycle-stepped endpoints.
 
 use crate::net_core::Host as Stepped;
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::HOMA_IP_PROTOCOL;
 use nanotransport_net::host::{CbrHost, EchoHost, Host, HostIo};
 use nanotransport_net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
@@ -30,7 +31,7 @@ fn at_tick(net: &Network, ns: f64) -> f64 {
 fn echoes_come_back_one_round_trip_later_to_the_tick() {
     let cbr = CbrHost::new(A, frame(A, B), 1000.0, 10);
     let members = vec![Member::Host(Box::new(cbr)), Member::Host(Box::new(EchoHost { ip: B, ..Default::default() }))];
-    let mut net = star_of(3200, members, LinkSpec::new(200.0, 131.0), stages(), 1).unwrap();
+    let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(200.0, 131.0), stages(), 1).unwrap();
     net.run(100_000, &mut |_| false, &mut |_| {});
     let cbr = net.host::<CbrHost>(0).unwrap();
     assert_eq!((cbr.sent, cbr.received), (10, 10));
@@ -77,7 +78,8 @@ impl Host for TimerUser {
 
 #[test]
 fn timers_fire_once_move_cancel_and_count_the_past() {
-    let mut net = star_of(3200, vec![Member::Host(Box::<TimerUser>::default())], LinkSpec::new(100.0, 100.0), stages(), 1).unwrap();
+    let mut net =
+        star_of(NicClock::THESIS, vec![Member::Host(Box::<TimerUser>::default())], LinkSpec::new(100.0, 100.0), stages(), 1).unwrap();
     net.run(10_000, &mut |_| false, &mut |_| {});
     let fired: Vec<(u64, f64)> = net.host::<TimerUser>(0).unwrap().fired.clone();
     let ids: Vec<u64> = fired.iter().map(|f| f.0).collect();
@@ -89,7 +91,7 @@ fn timers_fire_once_move_cancel_and_count_the_past() {
 
 #[test]
 fn a_host_without_a_link_counts_what_it_could_not_send() {
-    let mut net = Network::new(3200, &[LinkSpec::new(100.0, 100.0)], 1);
+    let mut net = Network::new(NicClock::THESIS, &[LinkSpec::new(100.0, 100.0)], 1);
     net.add_host(Box::new(CbrHost::new(A, frame(A, B), 100.0, 3)));
     net.run(10_000, &mut |_| false, &mut |_| {});
     assert_eq!(net.hosts[0].unconnected_sends, 3);
@@ -100,11 +102,16 @@ fn hosts_and_cycle_stepped_endpoints_mix_with_the_same_result_for_any_thread_cou
     const C: u32 = 0x0A00_0003;
     let run = |threads: usize| {
         let members = vec![
-            Member::Nic(Box::new(Stepped { ip: A, to_send: (0..5).map(|_| frame(A, B)).collect(), received: vec![] })),
+            Member::Nic(Box::new(Stepped {
+                ip: A,
+                to_send: (0..5).map(|_| frame(A, B)).collect(),
+                received: vec![],
+                clock: NicClock::THESIS,
+            })),
             Member::Host(Box::new(EchoHost { ip: B, ..Default::default() })),
             Member::Host(Box::new(CbrHost::new(C, frame(C, A), 300.0, 8))),
         ];
-        let mut net = star_of(3200, members, LinkSpec::new(100.0, 200.0), stages(), 1).unwrap();
+        let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(100.0, 200.0), stages(), 1).unwrap();
         net.threads = threads;
         net.run(50_000, &mut |_| false, &mut |_| {});
         let stepped = net.endpoints[0].as_any().downcast_ref::<Stepped>().unwrap().received.clone();

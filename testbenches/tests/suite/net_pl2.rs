@@ -1,6 +1,7 @@
 //! PL2 in the network: its frames, the switch stage on the reservation block's Verilator model,
 //! the senders of Algorithm 2, and the incast's targets on shortened runs.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_net::experiments::pl2::{run_pl2, Pl2Run, Pl2RunParams};
 use nanotransport_net::pl2::frame::{MessageFields, Pl2Header, Pl2Type, CONTROL_FRAME_BYTES, FLAG_UNSOLICITED};
 use nanotransport_net::pl2::host::MAX_FRAME_BYTES;
@@ -166,8 +167,14 @@ fn stray_grants_are_counted_and_ignored() {
     let grant = Pl2Header { send_timeslot: 3, recv_timeslot: 9, demand: 4, ..Pl2Header::new(Pl2Type::Grant, H2, H1, 0, 77) };
     let rogue = CbrHost::new(H2, grant.frame(0, None), 1000.0, 3);
     let stages = nanotransport_net::pl2::switch::stages(200_000);
-    let mut net =
-        star_of(3200, vec![Member::Host(Box::new(sender)), Member::Host(Box::new(rogue))], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
+    let mut net = star_of(
+        NicClock::THESIS,
+        vec![Member::Host(Box::new(sender)), Member::Host(Box::new(rogue))],
+        LinkSpec::new(100.0, 500.0),
+        stages,
+        1,
+    )
+    .unwrap();
     net.run(40_000, &mut |_| false, &mut |_| {});
     let s = net.host::<Pl2Sender>(0).unwrap();
     assert_eq!((s.counts().stray_grants, s.messages, s.counts().rsvs, s.counts().data_packets), (3, 0, 0, 0));
@@ -199,7 +206,8 @@ fn tcp_over_pl2(unsolicited: bool) -> nanotransport_net::network::Network {
         }
         members.push(Member::Host(Box::new(Pl2Layer::new(host, 100.0, params))));
     }
-    let mut net = star_of(3200, members, LinkSpec::new(100.0, 500.0), nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
+    let mut net =
+        star_of(NicClock::THESIS, members, LinkSpec::new(100.0, 500.0), nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
     net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(Pl2Config { max_demand: 4, unsolicited_limit: 64 }).unwrap()));
     net.run(3200 * 2_000, &mut |_| false, &mut |_| {});
     net
@@ -273,7 +281,8 @@ fn the_layer_counts_what_it_cannot_carry_or_deliver() {
             Member::Host(Box::new(sender))
         };
         let stages = nanotransport_net::pl2::switch::stages(200_000);
-        let mut net = star_of(3200, vec![Member::Host(Box::new(receiver)), sender], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
+        let mut net =
+            star_of(NicClock::THESIS, vec![Member::Host(Box::new(receiver)), sender], LinkSpec::new(100.0, 500.0), stages, 1).unwrap();
         net.run(3200 * 10, &mut |_| false, &mut |_| {});
         let receiver = net.host::<Pl2Layer<CbrHost>>(0).unwrap();
         let s = if layered_sender { Some(net.host::<Pl2Layer<CbrHost>>(1).unwrap().counts) } else { None };
@@ -374,7 +383,7 @@ fn lost_rsvs_and_grts_are_retried_and_no_flow_stalls() {
         (Member::Host(Box::new(sender)), lossy),
         (Member::Host(Box::new(Pl2Receiver::new(H2, 0.0, 1e9))), LinkSpec::new(100.0, 500.0)),
     ];
-    let mut net = star_with_links(3200, members, nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
+    let mut net = star_with_links(NicClock::THESIS, members, nanotransport_net::pl2::switch::stages(200_000), 1).unwrap();
     net.switches[0].ingress = Some(Box::new(Pl2Ingress::new(Pl2Config { max_demand: 4, unsolicited_limit: 64 }).unwrap()));
     net.run(3200 * 2_000, &mut |_| false, &mut |_| {});
     let s = net.host::<Pl2Sender>(0).unwrap();

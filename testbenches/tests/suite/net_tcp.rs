@@ -1,6 +1,7 @@
 //! TCP hosts (`net/tcp.rs`), switch schemes chosen by name (`net/schemes/spec.rs`) and
 //! Flexplane's bulk experiment (`net/experiments/flexplane.rs`) on shortened runs.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_net::experiments::flexplane::{run_bulk, BulkParams};
 use nanotransport_net::experiments::stats::jain;
 use nanotransport_net::schemes::Scheme;
@@ -81,7 +82,7 @@ fn malformed_frames_are_not_segments_and_a_host_counts_them() {
     let config = TcpConfig::with_cc(CongestionControl::Reno);
     let receiver = TcpHost::new(RECEIVER, config.clone()).unwrap();
     let mut net = star_of(
-        3200,
+        NicClock::THESIS,
         vec![Member::Host(Box::new(receiver)), Member::Host(Box::new(Replay { ip: SENDER, frames: cases }))],
         LinkSpec::new(10.0, 1000.0),
         stages(),
@@ -162,9 +163,14 @@ fn transfer(config: &TcpConfig, bytes: u64, qm: Box<dyn QueueManager>, ms: f64) 
     let mut sender = TcpHost::new(SENDER, config.clone()).unwrap();
     sender.open(RECEIVER, 40_000, 5001, bytes, 0.0);
     let stages: SwitchStages = (Box::new(DscpClassify { bands: 1 }), qm, Box::new(StrictPriority), 1);
-    let mut net =
-        star_of(3200, vec![Member::Host(Box::new(receiver)), Member::Host(Box::new(sender))], LinkSpec::new(10.0, 5000.0), stages, 1)
-            .unwrap();
+    let mut net = star_of(
+        NicClock::THESIS,
+        vec![Member::Host(Box::new(receiver)), Member::Host(Box::new(sender))],
+        LinkSpec::new(10.0, 5000.0),
+        stages,
+        1,
+    )
+    .unwrap();
     net.run((ms * 3.2e6) as u64, &mut |_| false, &mut |_| {});
     net
 }
@@ -370,7 +376,7 @@ fn rpc_requests_are_answered_in_order_with_their_response_sizes() {
         }
         members.push(Member::Host(Box::new(s)));
     }
-    let mut net = star_of(3200, members, LinkSpec::new(10.0, 5000.0), stages(), 1).unwrap();
+    let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(10.0, 5000.0), stages(), 1).unwrap();
     net.run(3_200_000 * 50, &mut |_| false, &mut |_| {});
     let c = net.host::<RpcClient>(0).unwrap();
     assert_eq!(c.outstanding(), 0);
@@ -424,7 +430,7 @@ fn a_host_refuses_connections_beyond_its_table_and_counts_them() {
         .collect();
     let receiver = TcpHost::new(RECEIVER, TcpConfig::default()).unwrap();
     let members = vec![Member::Host(Box::new(receiver)), Member::Host(Box::new(Replay { ip: SENDER, frames }))];
-    let mut net = star_of(3200, members, LinkSpec::new(10.0, 1000.0), stages(), 1).unwrap();
+    let mut net = star_of(NicClock::THESIS, members, LinkSpec::new(10.0, 1000.0), stages(), 1).unwrap();
     net.run(100_000_000, &mut |_| false, &mut |_| {});
     let rx = net.host::<TcpHost>(0).unwrap();
     assert_eq!((rx.connections.len(), rx.refused, rx.malformed), (MAX_CONNECTIONS, 3, 0));

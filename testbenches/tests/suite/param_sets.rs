@@ -3,6 +3,7 @@
 //! and loaded on first use, then run by the same drivers as a preset — per-stage latency against
 //! Table 3.1, rust-hdl in lockstep with the model on a trimming self-loop, and the refusals.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::configs::NicParams;
 use nanotransport_hdl::nic::register_map::*;
 use nanotransport_hdl::nic::tx_path::TxSizeClass;
@@ -13,9 +14,10 @@ use nanotransport_testbenches::{busy_self_loop, seed, SHORT};
 
 const NAME: &str = "homa-tr-32-own";
 
-/// 32 messages per direction with classes of its own: 8 maximum-size messages each way.
+/// 32 messages per direction with classes of its own: 8 maximum-size messages each way, at the
+/// 100 GbE MAC's clock (its time registers' defaults converted to it).
 fn params() -> NicParams {
-    let mut p = NicParams::preset(NAME, Protocol::HomaTr, 32);
+    let mut p = NicParams::preset_at(NAME, Protocol::HomaTr, 32, NicClock::CMAC_USER);
     p.rx_classes = [(1, 8), (4, 8), (16, 8), (38, 8)];
     p.tx_classes = vec![TxSizeClass { buffers: 24, bytes: 4096 }, TxSizeClass { buffers: 8, bytes: 38 * 1024 }];
     p.config_defaults[CFG_RTT_PKTS] = 3;
@@ -36,6 +38,9 @@ fn runs_like_a_preset_within_table_3_1() {
     let mut nic = nic_with_ip(&w, NIC_IP).unwrap();
     let (rtt, resp) = nic.read_register(4 * CFG_RTT_PKTS as u64);
     assert_eq!((rtt, resp), (3, 0), "the set's own register default");
+    // 6.25 µs and 62.5 µs at 322.265625 MHz.
+    assert_eq!(nic.read_register(4 * CFG_RTO_CYCLES as u64), (2_014, 0));
+    assert_eq!(nic.read_register(4 * CFG_GC_TIMEOUT as u64), (20_142, 0));
     let r = latency(&w).unwrap();
     println!("{NAME}: {r:?}");
     for (stage, (c, p)) in ["ingress", "reassembly", "packetize", "egress"]

@@ -3,6 +3,7 @@
 //! two-NIC exchange replayed with the same responses, microsecond vs nanosecond captures, the
 //! CPU's messages sent into the output, addresses, and malformed captures.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::{parse, Header};
 use nanotransport_sim::nic::TxMessage;
@@ -201,7 +202,7 @@ fn capture_of_a_live_exchange_replays_with_the_same_responses() {
     let (b_in, b_out, delivered) = live_exchange();
     let c0 = b_in[0].0;
     let t0 = 1_000_000_000u128;
-    let records: Vec<(u128, Vec<u8>)> = b_in.iter().map(|(c, f)| (t0 + cycles_to_ns(c - c0), f.clone())).collect();
+    let records: Vec<(u128, Vec<u8>)> = b_in.iter().map(|(c, f)| (t0 + cycles_to_ns(c - c0, NicClock::THESIS), f.clone())).collect();
     let input = parse_pcap(&pcap_bytes(&records, TsResolution::NanoSecond).unwrap()).unwrap();
     let mut opts = ReplayOptions::new(&nic_preset(CONFIG));
     opts.nic_ip = Some(PEER_IP);
@@ -260,19 +261,19 @@ fn pcap_and_pcapng_microsecond_and_nanosecond_either_byte_order_give_the_same_re
         let bytes = pcap_bytes(&frames, res).unwrap();
         let input = parse_pcap(&if big { big_endian(&bytes) } else { bytes }).unwrap();
         assert_eq!(input.resolution, res);
-        assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
+        assert_eq!(record_cycles(&input.records, NicClock::THESIS)[2], 3200, "1 us = 3200 cycles");
         let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
-        results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
+        results.push((output_pcap(&r.tx_frames, NicClock::THESIS).unwrap(), lines, r.report.cycles));
     }
     // pcapng (Wireshark's format): microsecond and nanosecond interfaces, either byte order.
     for (resol, endianness) in [(6, Endianness::Little), (9, Endianness::Little), (6, Endianness::Big), (9, Endianness::Big)] {
         let input = parse_pcap(&pcapng_bytes(&frames, resol, endianness).unwrap()).unwrap();
         assert_eq!(input.records.len(), frames.len());
-        assert_eq!(record_cycles(&input.records)[2], 3200, "1 us = 3200 cycles");
+        assert_eq!(record_cycles(&input.records, NicClock::THESIS)[2], 3200, "1 us = 3200 cycles");
         let r = replay(&input, &[], &ReplayOptions::new(&nic_preset(CONFIG))).unwrap();
         let lines: Vec<String> = r.delivered.iter().map(message_json).collect();
-        results.push((output_pcap(&r.tx_frames).unwrap(), lines, r.report.cycles));
+        results.push((output_pcap(&r.tx_frames, NicClock::THESIS).unwrap(), lines, r.report.cycles));
     }
     assert!(!results[0].1.is_empty());
     for r in &results[1..] {
@@ -485,14 +486,14 @@ fn bad_send_files_are_named_errors() {
 
 #[test]
 fn cycle_and_time_conversions_at_3_2_ghz() {
-    assert_eq!(ns_to_cycles(0), 0);
-    assert_eq!(ns_to_cycles(5), 16);
-    assert_eq!(ns_to_cycles(1), 4); // 3.2 cycles: offered no earlier than the timestamp
-    assert_eq!(ns_to_cycles(1000), 3200);
-    assert_eq!(cycles_to_ns(16), 5);
-    assert_eq!(cycles_to_ns(9), 3); // 2.8125 ns
+    assert_eq!(ns_to_cycles(0, NicClock::THESIS), 0);
+    assert_eq!(ns_to_cycles(5, NicClock::THESIS), 16);
+    assert_eq!(ns_to_cycles(1, NicClock::THESIS), 4); // 3.2 cycles: offered no earlier than the timestamp
+    assert_eq!(ns_to_cycles(1000, NicClock::THESIS), 3200);
+    assert_eq!(cycles_to_ns(16, NicClock::THESIS), 5);
+    assert_eq!(cycles_to_ns(9, NicClock::THESIS), 3); // 2.8125 ns
     for c in 0..10_000u64 {
-        let back = ns_to_cycles(cycles_to_ns(c));
+        let back = ns_to_cycles(cycles_to_ns(c, NicClock::THESIS), NicClock::THESIS);
         assert!(back >= c.saturating_sub(2) && back <= c + 2, "{c} -> {back}");
     }
 }

@@ -9,6 +9,7 @@
 //! checked the same way against `net/pl2/frame.rs`. tshark comes from
 //! `scripts/setup-tools.sh`; without it the test fails instead of passing unchecked.
 
+use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::Header;
 use nanotransport_sim::replay::output_pcap;
@@ -239,7 +240,7 @@ fn dissector_decodes_every_header_field_as_documented() {
 
     let dir = tempfile::tempdir().unwrap();
     let pcap = dir.path().join("nanotransport.pcap");
-    std::fs::write(&pcap, output_pcap(&records).unwrap()).unwrap();
+    std::fs::write(&pcap, output_pcap(&records, NicClock::THESIS).unwrap()).unwrap();
 
     let mut fields = vec!["frame.number", "ip.proto", "frame.protocols", "_ws.col.Protocol"];
     fields.extend(DOCUMENTED_FIELDS.iter().map(|f| f.0));
@@ -324,7 +325,7 @@ fn tshark_fields(frames: &[Vec<u8>], fields: &[&str]) -> String {
     let records: Vec<(u64, Vec<u8>)> = frames.iter().cloned().enumerate().map(|(k, f)| (k as u64, f)).collect();
     let dir = tempfile::tempdir().unwrap();
     let pcap = dir.path().join("frames.pcap");
-    std::fs::write(&pcap, output_pcap(&records).unwrap()).unwrap();
+    std::fs::write(&pcap, output_pcap(&records, NicClock::THESIS).unwrap()).unwrap();
     let mut tshark = Command::new("tshark");
     tshark.arg("-X").arg(format!("lua_script:{}", repo_root().join("scripts/wireshark-nanotransport.lua").display()));
     tshark.arg("-r").arg(&pcap).args(["-T", "fields", "-E", "separator=,"]);

@@ -235,11 +235,17 @@ impl Direction {
 
 nanotransport_hdl::named_values!(Direction, "direction");
 
-/// Throughput with back-to-back 65-byte packets (1-byte single-packet messages).
+/// Packet sizes a throughput run takes: a 64-byte header and 1 to 1 024 bytes of payload (one
+/// packet per message).
+pub const THROUGHPUT_PACKET_BYTES: std::ops::RangeInclusive<u64> = 65..=1088;
+
+/// Throughput with back-to-back packets of one size (single-packet messages).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ThroughputReport {
     pub direction: Direction,
     pub packet_bytes: u64,
+    /// Datapath beats of one packet (8 bytes each).
+    pub beats_per_packet: u64,
     pub packets: u64,
     /// From the first beat of the first packet to the last beat of the last packet.
     pub cycles: u64,
@@ -255,7 +261,7 @@ pub struct ThroughputReport {
 
 fn throughput_figures(
     direction: Direction,
-    packets: u64,
+    (packet_bytes, packets): (u64, u64),
     beat_cycles: &[u64],
     messages_done: u64,
     control_frames: u64,
@@ -265,12 +271,13 @@ fn throughput_figures(
     let beats = beat_cycles.len() as u64;
     ThroughputReport {
         direction,
-        packet_bytes: 65,
+        packet_bytes,
+        beats_per_packet: packet_bytes.div_ceil(8),
         packets,
         cycles,
         idle_beats: cycles - beats,
         beats_per_cycle: beats as f64 / cycles as f64,
-        gbps_at_3_2ghz: (packets * 65 * 8) as f64 / cycles as f64 * CLOCK_GHZ,
+        gbps_at_3_2ghz: (packets * packet_bytes * 8) as f64 / cycles as f64 * CLOCK_GHZ,
         messages_done,
         control_frames,
     }
@@ -283,49 +290,60 @@ fn throughput_figures(
 /// The ACKs come from a model peer in this testbench, which answers every DATA frame on MAC TX
 /// with an ACK on MAC RX 50 cycles later, so the 16 transmit slots are freed as in a network.
 pub fn throughput(whole: &WholeNic, direction: Direction, packets: u64) -> Result<ThroughputReport, String> {
-    throughput_with(whole, direction, packets, &[])
+    throughput_with(whole, direction, (65, packets), &[])
 }
 
-/// [`throughput`] with the register writes `settings` applied to the NIC model.
+/// [`throughput`] with `packets` packets of `packet_bytes` ([`THROUGHPUT_PACKET_BYTES`]) and the
+/// register writes `settings` applied to the NIC model.
 pub fn throughput_with(
     whole: &WholeNic,
     direction: Direction,
-    packets: u64,
+    (packet_bytes, packets): (u64, u64),
     settings: &[RegisterWrite],
 ) -> Result<ThroughputReport, String> {
+    if !THROUGHPUT_PACKET_BYTES.contains(&packet_bytes) {
+        return Err(format!(
+            "packet of {packet_bytes} bytes: valid {}..={} (a 64-byte header and 1 to 1024 bytes of payload)",
+            THROUGHPUT_PACKET_BYTES.start(),
+            THROUGHPUT_PACKET_BYTES.end()
+        ));
+    }
     let mut nic = nic_with_settings(whole, NIC_IP, settings)?;
     let ipp = whole.ip_protocol();
+    let payload = |i: u64| vec![i as u8; (packet_bytes - 64) as usize];
+    // A bound on the run: four times the packets' beats and 40 cycles each, with room to start.
+    let bound = packets * (4 * packet_bytes.div_ceil(8) + 40) + 10_000;
     let beats;
     match direction {
         Direction::Rx => {
             let start = nic.cycle + 2;
             for i in 0..packets {
-                let f = data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &[i as u8], 0);
+                let f = data_frame_for(ipp, PEER_IP, NIC_IP, 7000 + (i % 64) as u16, 80, i as u16, &payload(i), 0);
                 nic.push_frame(&f, start);
             }
             while (nic.delivered.len() as u64) < packets {
-                if nic.cycle > start + packets * 40 + 10_000 {
+                if nic.cycle > start + bound {
                     return Err(format!("RX run: {} of {packets} messages delivered", nic.delivered.len()));
                 }
                 nic.step();
             }
             beats = nic.rx_beat_cycles.clone();
             for (i, m) in nic.delivered.iter().enumerate() {
-                if m.payload.len() != 1 || m.remote_ip != PEER_IP {
+                if m.payload.len() as u64 != packet_bytes - 64 || m.remote_ip != PEER_IP {
                     return Err(format!("RX run: message {i} delivered wrong: {m:?}"));
                 }
             }
             let control = nic.tx_frames.len() as u64;
-            Ok(throughput_figures(Direction::Rx, packets, &beats, nic.delivered.len() as u64, control))
+            Ok(throughput_figures(Direction::Rx, (packet_bytes, packets), &beats, nic.delivered.len() as u64, control))
         }
         Direction::Tx => {
             for i in 0..packets {
-                nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: vec![i as u8] });
+                nic.send(&TxMessage { remote_ip: PEER_IP, remote_port: 7000, local_port: 80, payload: payload(i) });
             }
             let mut answered = 0;
             let mut acks = 0;
             while (nic.completions.len() as u64) < packets {
-                if nic.cycle > packets * 40 + 10_000 {
+                if nic.cycle > bound {
                     return Err(format!("TX run: {} of {packets} messages completed", nic.completions.len()));
                 }
                 while answered < nic.tx_frames.len() {
@@ -344,7 +362,7 @@ pub fn throughput_with(
             if data != packets || nic.completions.iter().any(|c| c.abandoned) {
                 return Err(format!("TX run: {data} DATA frames for {packets} messages, or a message abandoned"));
             }
-            Ok(throughput_figures(Direction::Tx, packets, &beats, nic.completions.len() as u64, acks))
+            Ok(throughput_figures(Direction::Tx, (packet_bytes, packets), &beats, nic.completions.len() as u64, acks))
         }
     }
 }

@@ -235,6 +235,9 @@ enum Command {
         /// Packets sent
         #[arg(long, default_value_t = 2000)]
         packets: u64,
+        /// Bytes of each packet: a 64-byte header and 1 to 1024 bytes of payload (65..=1088)
+        #[arg(long, default_value_t = 65)]
+        packet_bytes: u64,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
@@ -393,7 +396,9 @@ fn main() -> ExitCode {
         Command::Bench { which: BenchCommand::Nic { config, json, cycles, seed } } => bench_nic(&config, json, cycles, seed).map(|_| true),
         Command::Bench { which: BenchCommand::Net { senders, gbps, sim_ms, json } } => bench_net(senders, gbps, sim_ms, json).map(|_| true),
         Command::Latency { nic, json } => latency_cmd(&nic, json).map(|_| true),
-        Command::Throughput { nic, direction, packets, json } => throughput_cmd(&nic, direction, packets, json).map(|_| true),
+        Command::Throughput { nic, direction, packets, packet_bytes, json } => {
+            throughput_cmd(&nic, direction, (packet_bytes, packets), json).map(|_| true)
+        }
         Command::Replay(a) => match a.bundle.clone() {
             Some(dir) => replay_bundle_cmd(&dir, a.out, a.messages, a.json),
             None => replay_cmd(a),

@@ -97,10 +97,10 @@ pub(crate) fn direction_value() -> impl clap::builder::TypedValueParser<Value = 
         .map(|name| name.parse::<Direction>().expect("a listed direction"))
 }
 
-pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, json: bool) -> Result<(), String> {
+pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, run: (u64, u64), json: bool) -> Result<(), String> {
     let (config, settings) = nic.resolve()?;
     let protocol = config.protocol();
-    let r = nanotransport_sim::scenarios::throughput_with(&config, direction, packets, &settings)?;
+    let r = nanotransport_sim::scenarios::throughput_with(&config, direction, run, &settings)?;
     let clock = config.params().clock;
     // The packet rate at the NIC's own clock (the thesis' rate is `gbps_at_3_2ghz`).
     let mpps = r.packets as f64 / clock.ns_of_cycles(r.cycles) * 1e3;
@@ -109,6 +109,7 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
         print_json(serde_json::json!({
             "direction": r.direction,
             "packet_bytes": r.packet_bytes,
+            "beats_per_packet": r.beats_per_packet,
             "packets": r.packets,
             "cycles": r.cycles,
             "idle_beats": r.idle_beats,
@@ -130,7 +131,12 @@ pub(crate) fn throughput_cmd(nic: &NicArgs, direction: Direction, packets: u64, 
         if clock != nanotransport_hdl::clock::NicClock::THESIS {
             println!("Mpps, Gb/s at the NIC's {clock:<14}  {mpps:.2}, {gbps:.1}");
         }
-        println!("cycles per packet                       {:.2} (line rate at 64 bits: 9)", r.cycles as f64 / r.packets as f64);
+        println!("beats per packet                        {}", r.beats_per_packet);
+        println!(
+            "cycles per packet                       {:.2} (line rate at 64 bits: {})",
+            r.cycles as f64 / r.packets as f64,
+            r.beats_per_packet
+        );
         if direction == Direction::Rx {
             println!("messages delivered {}, ACK/PULL frames sent meanwhile {}", r.messages_done, r.control_frames);
         } else {

@@ -135,7 +135,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         let config = nic(p)?;
         for d in Direction::ALL {
             eprintln!("{p} on {config}, {d}");
-            let x = throughput_with(&config, d, r.packets, &[])?;
+            let x = throughput_with(&config, d, (65, r.packets), &[])?;
             throughput.push(ThroughputRow {
                 protocol: *p,
                 config: config.name().to_string(),

@@ -257,7 +257,19 @@ fn throughput_json_has_the_documented_fields() {
         assert_eq!(idle, 0);
         assert!((v["beats_per_cycle"].as_f64().unwrap() - 1.0).abs() < 1e-9);
         assert!(v["gbps_at_3_2ghz"].as_f64().unwrap() > 184.0);
+        assert_eq!((v["beats_per_packet"].as_u64(), v["clock_mhz"].as_f64()), (Some(9), Some(3200.0)));
+        assert!((v["mpps_at_nic_clock"].as_f64().unwrap() - 3200.0 / 9.0).abs() < 1.0);
     }
+    // Full-size packets: 136 beats each, still no idle beat; a size that is no packet is refused.
+    let o =
+        nanotransport(&["throughput", "--protocol", "ndp", "--direction", "tx", "--packets", "100", "--packet-bytes", "1088", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = super::json_output(&o);
+    assert_eq!((v["cycles"].as_u64(), v["idle_beats"].as_u64(), v["beats_per_packet"].as_u64()), (Some(100 * 136), Some(0), Some(136)));
+    let o = nanotransport(&["throughput", "--protocol", "ndp", "--direction", "rx", "--packet-bytes", "64"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("65..=1088") && err.trim().lines().count() == 1, "{err}");
 }
 
 #[test]

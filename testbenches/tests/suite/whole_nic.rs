@@ -56,6 +56,23 @@ fn line_rate_both_directions((config, packets): (&str, u64)) {
     }
 }
 
+/// Packets of 576 and 1 088 bytes (72 and 136 beats), single-packet messages, each way: no
+/// idle beat.
+fn line_rate_with_larger_packets(config: &str) {
+    for (bytes, packets) in [(576, 200), (1088, 150)] {
+        for dir in Direction::ALL {
+            let r = throughput_with(&nic_preset(config), dir, (bytes, packets), &[]).unwrap();
+            println!("{config} {dir} {bytes} B: {r:?}");
+            let beats = bytes.div_ceil(8);
+            assert_eq!(
+                (r.idle_beats, r.cycles, r.beats_per_packet, r.messages_done),
+                (0, beats * packets, beats, packets),
+                "{config} {dir}"
+            );
+        }
+    }
+}
+
 fn wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message(config: &str) {
     let r = wrong_length_then_good(&nic_preset(config)).unwrap();
     println!("{config}: replies to bad {}, to good {}, delivered {}", r.replies_to_bad, r.replies_to_good, r.delivered.len());
@@ -84,6 +101,7 @@ cases!(
     [ndp_16 => "ndp-16", ndp_128 => "ndp-128", homa_16 => "homa-16", homa_tr_16 => "homa-tr-16", homa_128 => "homa-128"];
     wrong_length_frames_draw_no_reply_and_good_copies_complete_the_message,
 );
+cases!([ndp_16 => "ndp-16", homa_tr_128 => "homa-tr-128"]; line_rate_with_larger_packets,);
 cases!(
     [ndp_16 => "ndp-16", homa_128 => "homa-128"];
     copies_within_the_horizon_are_never_delivered_twice_at_the_highest_completion_rate,

@@ -8,7 +8,10 @@
 //! * **Sending**: one frame at a time, the next when the link has finished the last (as the
 //!   authors' sender schedules its next send one transmission time later), while
 //!   `acked + cwnd` leaves room for the next payload. When the window is below one payload, or
-//!   what is left of it is, the sender paces: one packet every `rtt × payload / cwnd`.
+//!   what is left of it is, the sender paces as the code's `SendDown` does: it arms a send
+//!   `rtt × payload / cwnd` later and sends nothing until then, not even on an ACK; that send
+//!   goes out if the window has room for a payload, or as one packet beyond the window if some
+//!   but less than a payload is left (arming the next one), and not at all if none is left.
 //! * **Flags** (Algorithm 8's header marking, as the code does it): DATA always; FIRST while no
 //!   ACK has come back; otherwise INC while `next byte + cwnd < flow size`, LAST on the flow's
 //!   final packet or once `next byte + cwnd ≥ flow size`; AI (the reserved bit) on the first
@@ -105,6 +108,8 @@ pub struct FlowStats {
     pub done_ns: Option<f64>,
     /// (time, cwnd bytes) at every change, when recording.
     pub cwnd_trace: Vec<(f64, f64)>,
+    /// (time, ns) of every paced send armed, when recording: until then the flow sends nothing.
+    pub pace_trace: Vec<(f64, f64)>,
 }
 
 #[derive(Clone, Debug)]
@@ -122,10 +127,15 @@ struct Flow {
     cwnd: f64,
     /// Last RTT sample, ns (0: none yet).
     rtt_ns: f64,
+    /// The last window decrease (the authors' `m_wndTimeMarker`: the flow's start until the first).
     last_decrease_ns: f64,
     set_ai_next: bool,
     src_seen: bool,
-    next_paced_ns: f64,
+    /// The authors' `m_resumeTime`: when the pending paced send is due.
+    resume_ns: f64,
+    /// A paced send is pending (the authors' `m_sndEvent` armed by the pacing branch): until it
+    /// is due the flow sends nothing, not even on an ACK.
+    pace_pending: bool,
     progress_at_ns: f64,
     stats: FlowStats,
 }
@@ -175,10 +185,11 @@ impl BoltSender {
             ack_no: 0,
             cwnd,
             rtt_ns: 0.0,
-            last_decrease_ns: f64::NEG_INFINITY,
+            last_decrease_ns: start_ns,
             set_ai_next: true,
             src_seen: false,
-            next_paced_ns: 0.0,
+            resume_ns: start_ns,
+            pace_pending: false,
             progress_at_ns: start_ns,
             stats: FlowStats { cwnd_trace: vec![(start_ns, cwnd)], ..FlowStats::default() },
         });
@@ -245,6 +256,19 @@ impl BoltSender {
             return false;
         }
         let max_payload = self.payload();
+        // The authors' SendDown: while a paced send is pending nothing is sent (an ACK's
+        // SendDown returns at `!m_sndEvent.IsExpired()`); the paced send itself runs at
+        // `m_resumeTime`.
+        let mut at_resume = false;
+        if self.flows[f].pace_pending {
+            let resume = self.flows[f].resume_ns;
+            if !io.due(resume) {
+                io.set_timer_at(resume, f as u64 * TIMERS_PER_FLOW + TIMER_PACE);
+                return false;
+            }
+            self.flows[f].pace_pending = false;
+            at_resume = true;
+        }
         let flow = &self.flows[f];
         let payload = (flow.size - flow.snd_next).min(max_payload as u64);
         let window_end = flow.ack_no as f64 + flow.cwnd;
@@ -253,12 +277,21 @@ impl BoltSender {
             return false;
         }
         if flow.cwnd < max_payload || room < payload as f64 {
-            if !io.due(flow.next_paced_ns) {
-                io.set_timer_at(flow.next_paced_ns, f as u64 * TIMERS_PER_FLOW + TIMER_PACE);
+            // Less than a payload of window left: one packet only if this is the paced send
+            // (`Simulator::Now() == m_resumeTime`), and in any case the next paced send is
+            // `rtt × payload / cwnd` from now, nothing before it.
+            let gap = if flow.rtt_ns > 0.0 { flow.rtt_ns * max_payload / flow.cwnd } else { 0.0 };
+            let record = self.record_cwnd;
+            let flow = &mut self.flows[f];
+            flow.resume_ns = now + gap;
+            flow.pace_pending = true;
+            if record {
+                flow.stats.pace_trace.push((now, gap));
+            }
+            io.set_timer_at(flow.resume_ns, f as u64 * TIMERS_PER_FLOW + TIMER_PACE);
+            if !at_resume {
                 return false;
             }
-            let gap = if flow.rtt_ns > 0.0 { flow.rtt_ns * max_payload / flow.cwnd } else { 0.0 };
-            self.flows[f].next_paced_ns = now + gap;
         }
         let flow = &mut self.flows[f];
         let mut flags = FLAG_DATA;

@@ -23,7 +23,9 @@
 //! earn arrive one RTT later, right after the hole, not in it. Bolt holds the queue at
 //! CC_THRESH (two frames), so nothing queued covers the hole: the bottleneck idles for about
 //! the completing flow's longest run (`leaving_run_frames`), and a frame or less only when
-//! that run is one frame.
+//! that run is one frame. A staying flow whose window has less than a payload left paces, and
+//! sends nothing until its paced send is due (the authors' `SendDown`), which can lengthen the
+//! gap by up to that wait (`staying_pace_ns`).
 //!
 //! **The event's time** t_e: an arrival's is when the new flow's first frame reaches the left
 //! switch (its start, one host-link frame time and one link delay later); a completion's or a
@@ -192,6 +194,10 @@ pub struct BoltDumbbellRun {
     /// clock cannot fill (see the module's rustdoc).
     #[serde(default)]
     pub leaving_run_frames: u32,
+    /// The longest pacing wait the staying flow armed from one base RTT before t_e to 20 µs
+    /// after, ns (0: none): while it waits it sends nothing, as the authors' sender does.
+    #[serde(default)]
+    pub staying_pace_ns: f64,
     /// The staying flow's window at t_e and 20 µs later, bytes.
     pub cwnd_at_event: f64,
     pub cwnd_after_20us: f64,
@@ -362,6 +368,13 @@ pub fn run_bolt_dumbbell(p: &BoltDumbbellParams, progress: &mut dyn FnMut(f64)) 
         .find(|q| q.0 >= peak.1 && q.1 <= p.cc_thresh as f64)
         .map(|q| (q.0 - t_e) / 1e3)
         .filter(|_| peak.0 > p.cc_thresh as f64);
+    let staying_pace_ns = senders[stays]
+        .flow_stats(0)
+        .pace_trace
+        .iter()
+        .filter(|(t, _)| *t >= t_e - rtt && *t <= t_e + 20_000.0)
+        .map(|(_, gap)| *gap)
+        .fold(0.0, f64::max);
     let trace = &senders[stays].flow_stats(0).cwnd_trace;
     let cwnd_at = |t: f64| trace.iter().take_while(|c| c.0 <= t).last().map_or(p.bdp, |c| c.1);
     let reached = trace.iter().find(|c| c.0 >= t_e && c.1 >= p.bdp).map(|c| c.0);
@@ -385,6 +398,7 @@ pub fn run_bolt_dumbbell(p: &BoltDumbbellParams, progress: &mut dyn FnMut(f64)) 
         idle_ns,
         frame_ns,
         leaving_run_frames,
+        staying_pace_ns,
         cwnd_at_event: cwnd_at(t_e),
         cwnd_after_20us: cwnd_at(t_e + 20_000.0),
         growth_payloads_per_rtt,

@@ -51,6 +51,8 @@ use super::frame::{
     ns_u32, BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES,
 };
 use crate::host::{Host, HostIo};
+use nanotransport_hdl::switch::bolt_ingress::BoltParams;
+use nanotransport_reference::bolt::{BoltModel, Descriptor, MIN_FRAME};
 use std::any::Any;
 use std::collections::HashMap;
 
@@ -156,12 +158,56 @@ pub struct BoltSender {
     /// Record every flow's window at every change.
     pub record_cwnd: bool,
     next_flow: usize,
+    /// The Bolt queue disc on the host's own link, where the experiment puts one there
+    /// ([`Self::with_host_queue_disc`]).
+    host_queue_disc: Option<HostQueueDisc>,
+}
+
+/// Bolt's queue disc on a sender's own link, as the authors' star script installs it on both
+/// ends of every host link (`bolt-star-topo-incast.cc`, `boltQdisc.Install(hostToSwDevices[i])`):
+/// the switch's decision logic ([`BoltModel`], the RTL's reference) over the host's link, with
+/// one difference the code makes: a packet still at TTL 64 (not yet routed) loses an INC it
+/// cannot grant only with supply matching on (`pfifo-bolt-queue-disc.cc`: `if (ipv4h.GetTtl() <
+/// 64 || m_absEnabled)`). So with SM on an INC leaves the host only with the host link's own
+/// supply or a PRU token of the host's own; with SM off the host keeps every INC. An SRC the
+/// host's queue would raise is handled at once as the sender's own (the host's queue holds at
+/// most the frame being sent, so it does not happen below CC_THRESH of one frame).
+struct HostQueueDisc {
+    model: BoltModel,
+    sm: bool,
+    /// Packets whose INC the host's queue disc removed.
+    inc_cleared: u64,
 }
 
 impl BoltSender {
     pub fn new(ip: u32, config: BoltConfig) -> Result<Self, String> {
         config.validate()?;
-        Ok(BoltSender { ip, config, flows: Vec::new(), by_port: HashMap::new(), ignored: 0, record_cwnd: false, next_flow: 0 })
+        Ok(BoltSender {
+            ip,
+            config,
+            flows: Vec::new(),
+            by_port: HashMap::new(),
+            ignored: 0,
+            record_cwnd: false,
+            next_flow: 0,
+            host_queue_disc: None,
+        })
+    }
+
+    /// Puts Bolt's queue disc with `params` (one port: the host's link) on the host's own link
+    /// ([`HostQueueDisc`]).
+    pub fn with_host_queue_disc(mut self, params: BoltParams) -> Result<Self, String> {
+        if params.port_rates.len() != 1 {
+            return Err(format!("a host's queue disc has one port, {} given", params.port_rates.len()));
+        }
+        let sm = params.sm;
+        self.host_queue_disc = Some(HostQueueDisc { model: BoltModel::new(params), sm, inc_cleared: 0 });
+        Ok(self)
+    }
+
+    /// Packets whose INC the host's own queue disc removed (0 without one).
+    pub fn host_inc_cleared(&self) -> u64 {
+        self.host_queue_disc.as_ref().map_or(0, |q| q.inc_cleared)
     }
 
     /// A flow of `bytes` of payload to `dst_ip` from local port `port`, starting at `start_ns`;
@@ -307,6 +353,36 @@ impl BoltSender {
             flags |= FLAG_AI;
             flow.set_ai_next = false;
         }
+        let mut host_src = None;
+        if let Some(q) = self.host_queue_disc.as_mut() {
+            let frame_bytes = (FRAME_HEADER_BYTES + payload as usize).max(MIN_FRAME);
+            let desc = Descriptor {
+                bolt: true,
+                flags,
+                pkt_len: frame_bytes as u16,
+                ingress_port: 0,
+                egress_port: 0,
+                queue_bytes: io.queued_bytes() as u32,
+                now: ns_u32(now),
+            };
+            let d = q.model.ingress(&desc);
+            // Still at TTL 64: an INC it cannot grant is removed only with SM on.
+            let ungranted = !d.src && flags & FLAG_INC != 0 && d.flags & FLAG_INC == 0;
+            if !ungranted || q.sm {
+                q.inc_cleared += (flags & FLAG_INC != 0 && d.flags & FLAG_INC == 0) as u64;
+                flags = d.flags;
+            }
+            if d.src {
+                host_src = Some(BoltFrame {
+                    flags: FLAG_SRC,
+                    q_size: d.q_size,
+                    link_rate: d.link_rate,
+                    t_data_tx: ns_u32(now),
+                    ..BoltFrame::default()
+                });
+            }
+        }
+        let flow = &mut self.flows[f];
         let frame = BoltFrame {
             src_ip: self.ip,
             dst_ip: flow.dst_ip,
@@ -324,6 +400,9 @@ impl BoltSender {
         flow.stats.data_packets += 1;
         let rto = self.config.rto_ns;
         io.set_timer_after(rto, f as u64 * TIMERS_PER_FLOW + TIMER_RTO);
+        if let Some(src) = host_src {
+            self.handle_src(f, &src, now);
+        }
         true
     }
 

@@ -12,6 +12,7 @@
 //! | window | initial = maxCwnd = BDP = 62 420 B | the same |
 //! | CC_THRESH | 10 KB in the code (2 MTU); the thesis text says 1 MTU | `cc_thresh` (10 000; 5 000 for the text's) |
 //! | switch | 320 MB buffer, a 1-packet device queue, Bolt on every port | 10 MB per port, a 1-packet device queue; the block's state per egress port |
+//! | hosts | the queue disc on both ends of every host link | each sender's own link has one ([`BoltSender::with_host_queue_disc`]: the block's reference model; with SM on it removes INCs its link cannot supply) |
 //!
 //! **Utilisation** = IP bytes of data (payload and every header after Ethernet) arriving at the
 //! receiver in the window, over the window, over the link rate. The window ends at the last
@@ -29,6 +30,7 @@ use crate::switch::OccupancySampling;
 use crate::topology::{star_of, Member};
 use nanotransport_hdl::clock::NicClock;
 use nanotransport_hdl::pisa::wire::ETH_HEADER_BYTES;
+use nanotransport_hdl::switch::bolt_ingress::BoltParams;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -132,6 +134,10 @@ pub struct BoltUtilisationRun {
     pub queue_max_packets: u64,
     pub drops: u64,
     pub timeouts: u64,
+    /// Data packets whose INC a sender's own queue disc removed (with SM on: no supply of its
+    /// own link and no PRU token of its own).
+    #[serde(default)]
+    pub host_inc_cleared: u64,
     /// Decisions where the reference model disagreed with the RTL (run beside it).
     pub rtl_mismatches: u64,
     pub pru_tokens: u32,
@@ -152,15 +158,18 @@ pub struct BoltUtilisationRun {
 pub fn run_bolt_utilisation(p: &BoltUtilisationParams, progress: &mut dyn FnMut(f64)) -> Result<BoltUtilisationRun, String> {
     p.validate()?;
     let config = BoltConfig { mtu: p.frame_mtu(), init_cwnd: p.bdp, max_cwnd: p.bdp, min_cwnd: 15.0, link_gbps: p.gbps, rto_ns: 10e6 };
+    let params = bolt_switch::bolt_params(p.frame_mtu() as u32, p.cc_thresh, p.pru, p.sm)?;
+    // The authors' star script puts the queue disc on both ends of every host link: each sender
+    // has one on its own link (one port, the switch's ports' rate).
+    let host_params = BoltParams { port_rates: params.port_rates[..1].to_vec(), ..params.clone() };
     let mut members = vec![Member::Host(Box::new(BoltReceiver::new(RECEIVER_IP)))];
     for i in 0..p.senders {
-        let mut s = BoltSender::new(RECEIVER_IP + 1 + i as u32, config)?;
+        let mut s = BoltSender::new(RECEIVER_IP + 1 + i as u32, config)?.with_host_queue_disc(host_params.clone())?;
         s.record_cwnd = true;
         s.add_flow(RECEIVER_IP, 1000 + i as u16, p.flow_payload(), (i + 1) as f64 * p.gap_us * 1e3)?;
         members.push(Member::Host(Box::new(s)));
     }
     let mut net = star_of(CLOCK, members, LinkSpec::new(p.gbps, p.link_ns), bolt_switch::stages(p.buffer_bytes), 1)?;
-    let params = bolt_switch::bolt_params(p.frame_mtu() as u32, p.cc_thresh, p.pru, p.sm)?;
     net.switches[0].ingress = Some(Box::new(BoltIngressStage::new(&params)?.check_against_reference()));
     net.switches[0].device_queue_pkts = 1;
     net.switches[0].occupancy_sampling = OccupancySampling::EveryNs(100.0);
@@ -210,6 +219,7 @@ pub fn run_bolt_utilisation(p: &BoltUtilisationParams, progress: &mut dyn FnMut(
         queue_max_packets: port.counters.max_packets,
         drops: net.switches[0].ports.iter().map(|p| p.counters.dropped).sum(),
         timeouts: (1..=p.senders).map(|i| sender(i).flow_stats(0).timeouts).sum(),
+        host_inc_cleared: (1..=p.senders).map(|i| sender(i).host_inc_cleared()).sum(),
         rtl_mismatches: stage.mismatches,
         pru_tokens: counts.pru_token,
         pru_grants: counts.pru_grant,

@@ -4,6 +4,7 @@
 pub mod board;
 pub mod fpga;
 pub mod lint;
+pub mod memory;
 pub mod synth;
 pub mod verdicts;
 pub mod verilog_files;

@@ -40,6 +40,9 @@ pub struct Results {
     pub fuzz: Vec<FuzzRow>,
     /// Whole-NIC synthesis beside Table 3.2 (only when the report was asked to synthesise).
     pub synthesis: Vec<SynthRow>,
+    /// The block RAM the same NICs provision, from their Verilog.
+    #[serde(default)]
+    pub block_ram: Vec<BlockRamRow>,
     pub incast: Incast,
     /// Flexplane's §4.1 bulk transfer per scheme (Tables 4.1 and 4.2).
     pub flexplane: Flexplane,
@@ -238,6 +241,32 @@ pub struct SynthRow {
     /// The same NIC flattened before synthesis, as Vivado does (None: not run).
     #[serde(default)]
     pub flattened: Option<NicResources>,
+}
+
+/// The memories a whole NIC's Verilog declares and the block RAM they need
+/// (`flow/memory.rs`), beside what the parameter set can use of them.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct BlockRamRow {
+    pub config: String,
+    /// Memories of 18 Kib or more, by shape.
+    pub memories: Vec<MemoryRow>,
+    /// The smaller memories together (left to the tool: distributed RAM or BRAM18), KiB.
+    pub small_kib: f64,
+}
+
+/// One shape of memory in a NIC.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct MemoryRow {
+    /// What it holds.
+    pub what: String,
+    pub depth: u64,
+    pub width: u64,
+    pub copies: u64,
+    pub provisioned_kib: f64,
+    /// What the parameter set can fill (None: the whole of it, or not known).
+    pub usable_kib: Option<f64>,
+    /// BRAM36 tiles, every copy.
+    pub bram36: u64,
 }
 
 /// One Yosys run's figures for a whole NIC.
@@ -898,6 +927,37 @@ pub fn render_page(r: &Results) -> String {
                 };
                 page.push_str(&row(&y.config, f, note(f.lut, y.per_module.lut, 0), note(f.ff, y.per_module.ff, 1)));
             }
+        }
+    }
+
+    if !r.block_ram.is_empty() {
+        page.push_str("\n### Block RAM\n\nThe memories each NIC's Verilog declares (`flow/memory.rs`) and the BRAM36 tiles each needs in UG573's simple dual-port shapes; memories under 18 Kib are left to the tool (distributed RAM or BRAM18) and not counted. Usable: what the parameter set can fill — the payload memories' size classes, and the delivered set's keys at its horizon (the most a receiver can complete in it, one message per 9 cycles, in a two-way hash table kept below half full).\n\n| config | memory | depth × width × copies | provisioned KiB | usable KiB | BRAM36 |\n|---|---|---|---|---|---|\n");
+        for b in &r.block_ram {
+            for m in &b.memories {
+                let _ = writeln!(
+                    page,
+                    "| `{}` | {} | {} × {} × {} | {:.0} | {} | {} |",
+                    b.config,
+                    m.what,
+                    m.depth,
+                    m.width,
+                    m.copies,
+                    m.provisioned_kib,
+                    m.usable_kib.map_or("—".to_string(), |u| format!("{u:.0} ({:.0} %)", u / m.provisioned_kib * 100.0)),
+                    m.bram36
+                );
+            }
+            let tiles: u64 = b.memories.iter().map(|m| m.bram36).sum();
+            let yosys = r
+                .synthesis
+                .iter()
+                .find(|y| y.config == b.config)
+                .map_or(String::new(), |y| format!(" (Yosys: {} BRAM36, {} BRAM18)", y.per_module.bram36, y.per_module.bram18));
+            let _ = writeln!(
+                page,
+                "| `{}` | all of 18 Kib or more; smaller memories {:.1} KiB | | | | {tiles}{yosys} |",
+                b.config, b.small_kib
+            );
         }
     }
 

@@ -185,6 +185,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
     timings.fuzz_s = t.elapsed().as_secs_f64();
     let t = step("whole-NIC synthesis (Table 3.2)");
     let synthesis = if r.synth { synthesise_nics(r.verilog, &generated)? } else { Vec::new() };
+    let block_ram = block_ram(&generated)?;
     timings.synthesis_s = t.elapsed().as_secs_f64();
 
     let t = step("Fig. 3.2 incast");
@@ -309,6 +310,7 @@ pub fn report(r: &ReportRequest) -> Result<bool, String> {
         simulation_speed,
         fuzz,
         synthesis,
+        block_ram,
         incast,
         flexplane,
         pl2,
@@ -329,6 +331,51 @@ const SYNTH_CONFIGS: [&str; 4] = ["ndp-16", "ndp-128", "homa-128", "homa-tr-128"
 /// Thesis Table 3.2 (NDP prototype, 32 KB messages, Virtex UltraScale+): messages → (LUTs,
 /// flip-flops).
 const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_941)];
+
+/// The memories of each [`SYNTH_CONFIGS`] NIC that was generated, from its Verilog, with what its
+/// parameter set can use of the large ones.
+fn block_ram(generated: &[(String, usize, PathBuf)]) -> Result<Vec<results::BlockRamRow>, String> {
+    use nanotransport_flow::memory::{by_shape, memories};
+    use nanotransport_hdl::nic::delivered_set::{
+        DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS, EPOCHS_PER_HORIZON, MIN_CYCLES_PER_MESSAGE, SET_ENTRY_BITS,
+    };
+    let kib = |bits: u64| bits as f64 / 8.0 / 1024.0;
+    let mut rows = Vec::new();
+    for (config, _, dir) in generated.iter().filter(|g| SYNTH_CONFIGS.contains(&g.0.as_str())) {
+        let params = nanotransport_hdl::configs::find_config(config)?.params();
+        let path = dir.join(format!("nt_{}_nic.v", config.replace('-', "_")));
+        let verilog = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (rx, tx) = params.memory_bytes();
+        let payload_depth = params.payload_memory_bytes() / 8;
+        // Keys alive at once at the most: one completion per minimum-size packet for 17/16 of the horizon.
+        let keys = (17 * DEFAULT_HORIZON_CYCLES / EPOCHS_PER_HORIZON).div_ceil(MIN_CYCLES_PER_MESSAGE);
+        let mut row = results::BlockRamRow { config: config.clone(), memories: Vec::new(), small_kib: 0.0 };
+        for (m, copies) in by_shape(&memories(&verilog)) {
+            let Some(tiles) = m.bram36() else {
+                row.small_kib += kib(m.bits() * copies);
+                continue;
+            };
+            let (what, usable) = match (m.depth, m.width as usize) {
+                (d, 64) if d == payload_depth && copies == 2 => ("payload, receive and transmit", Some(kib((rx + tx) * 8))),
+                (d, SET_ENTRY_BITS) if d == 1 << DELIVERED_SET_BUCKET_BITS => {
+                    ("delivered set (2 ways × 8 positions)", Some(kib(keys * SET_ENTRY_BITS as u64)))
+                }
+                _ => ("other", None),
+            };
+            row.memories.push(results::MemoryRow {
+                what: what.to_string(),
+                depth: m.depth,
+                width: m.width,
+                copies,
+                provisioned_kib: kib(m.bits() * copies),
+                usable_kib: usable,
+                bram36: tiles * copies,
+            });
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
 
 /// [`SYNTH_CONFIGS`] that were generated, each with its hierarchy kept and flattened,
 /// synthesised two at a time (Yosys runs on one core).

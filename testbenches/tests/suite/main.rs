@@ -22,6 +22,7 @@ mod incast_orderings;
 mod ingress_front;
 mod lint;
 mod lockstep;
+mod memory;
 mod ndp_nic;
 mod net_bolt;
 mod net_core;

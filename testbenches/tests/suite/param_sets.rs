@@ -145,3 +145,62 @@ fn holds_more_than_128_messages_at_once() {
     got.sort();
     assert_eq!(got, want, "every message read out intact, once");
 }
+
+/// The set's NICs (322.265625 MHz) in the network testbench: the network runs at their clock, a
+/// 3-packet message each way over 10 Gb/s links arrives whole, and its time comes out in ns at
+/// that clock; a preset's NIC (3.2 GHz) in the same network is refused.
+#[test]
+fn runs_in_a_network_at_its_clock() {
+    use nanotransport_net::endpoint::{Endpoint, NicEndpoint, ScheduledMessage};
+    use nanotransport_net::link::LinkSpec;
+    use nanotransport_net::switch::{DscpClassify, HomaDropTail, Limit, StrictPriority};
+    use nanotransport_net::topology::star;
+    use nanotransport_sim::nic::TxMessage;
+    let w = loaded();
+    let clock = w.params().clock;
+    assert_eq!(clock, NicClock::CMAC_USER);
+    let (a, b) = (0x0A00_0001, 0x0A00_0002);
+    let stages = || {
+        (
+            Box::new(DscpClassify { bands: 8 }) as _,
+            Box::new(HomaDropTail { limit: Limit::Packets(100) }) as _,
+            Box::new(StrictPriority) as _,
+            8,
+        )
+    };
+    let payload = |k: u8| (0..3000).map(|i| (i as u8) ^ k).collect::<Vec<u8>>();
+    let endpoint = |ip: u32, to: u32, k: u8| {
+        let mut e = NicEndpoint::new(&w, ip, &[], 20_000).unwrap();
+        let message = TxMessage { remote_ip: to, remote_port: 7000, local_port: 8000, payload: payload(k) };
+        e.schedule([ScheduledMessage { at: e.cycle() + 10, message }]);
+        Box::new(e) as Box<dyn Endpoint>
+    };
+    let mut net = star(clock, vec![endpoint(a, b, 1), endpoint(b, a, 2)], LinkSpec::new(10.0, 500.0), stages(), 1).unwrap();
+    let start = net.cycle;
+    net.run(
+        start + 400_000,
+        &mut |n| n.endpoints.iter().all(|e| !e.as_any().downcast_ref::<NicEndpoint>().unwrap().nic.delivered.is_empty()),
+        &mut |_| {},
+    );
+    for (i, k) in [(0, 2u8), (1, 1u8)] {
+        let e = net.endpoints[i].as_any().downcast_ref::<NicEndpoint>().unwrap();
+        assert_eq!(e.nic.delivered.len(), 1, "endpoint {i}");
+        assert_eq!(e.nic.delivered[0].payload, payload(k), "endpoint {i}");
+    }
+    // Three 1 088-byte packets at 10 Gb/s are 2.6 µs on the wire: the message cannot be there
+    // sooner, and at this clock that is 841 cycles (at 3.2 GHz it would be 8 356).
+    let took_ns = net.cycle_ns(net.cycle - start);
+    println!("{NAME} network: both messages delivered after {took_ns:.0} ns ({} cycles at {clock})", net.cycle - start);
+    assert!(took_ns > 2_611.2 && took_ns < 200_000.0, "{took_ns} ns");
+    let preset = WholeNic::preset("homa-tr-16").unwrap();
+    let e = star(
+        clock,
+        vec![endpoint(a, b, 1), Box::new(NicEndpoint::new(&preset, b, &[], 20_000).unwrap())],
+        LinkSpec::new(10.0, 500.0),
+        stages(),
+        1,
+    )
+    .err()
+    .unwrap();
+    assert!(e.contains("3200 MHz") && e.contains("322.265625 MHz") && !e.contains('\n'), "{e}");
+}

@@ -36,14 +36,21 @@ impl Memory {
     }
 }
 
-/// Every memory array declared in `verilog` (`reg[W-1:0] name[D-1:0];`), one entry per
-/// declaration.
+/// Every memory array declared in `verilog` (`reg [W-1:0] name [D-1:0];`, either range in
+/// either direction, `signed` or a 1-bit element too), one entry per declaration.
 pub fn memories(verilog: &str) -> Vec<Memory> {
-    let decl = regex::Regex::new(r"^\s*reg\s*\[(\d+):0\]\s*\w+\s*\[(\d+):0\]\s*;").expect("a valid pattern");
+    let decl = regex::Regex::new(r"^\s*reg\s*(?:signed\s*)?(?:\[(\d+):(\d+)\]\s*)?\w+\s*\[(\d+):(\d+)\]\s*;").expect("a valid pattern");
+    let span = |a: &str, b: &str| a.parse::<u64>().unwrap_or(0).abs_diff(b.parse::<u64>().unwrap_or(0)) + 1;
     verilog
         .lines()
         .filter_map(|l| decl.captures(l))
-        .map(|c| Memory { width: c[1].parse::<u64>().unwrap_or(0) + 1, depth: c[2].parse::<u64>().unwrap_or(0) + 1 })
+        .map(|c| Memory {
+            width: match (c.get(1), c.get(2)) {
+                (Some(a), Some(b)) => span(a.as_str(), b.as_str()),
+                _ => 1,
+            },
+            depth: span(&c[3], &c[4]),
+        })
         .collect()
 }
 

@@ -5,7 +5,7 @@
 //! (the retransmission timeout, the receive garbage-collection timeout, the PULL pacer); a
 //! parameter set names the clock it runs at ([`crate::configs::NicParams::clock`]), and the
 //! time registers' defaults are set in nanoseconds and converted with it
-//! ([`crate::nic::register_map::config_defaults`]). Two clocks matter:
+//! ([`crate::presets::Protocol::config_defaults`]). Two clocks matter:
 //! - [`NicClock::THESIS`], 3.2 GHz: the thesis' ASIC clock (64 bits × 3.2 GHz = 204.8 Gb/s on
 //!   the MAC side), every preset's;
 //! - [`NicClock::CMAC_USER`], 322.265625 MHz: the user clock of the UltraScale+ 100 GbE MAC,
@@ -49,9 +49,13 @@ impl NicClock {
 
     /// The clock of `mhz` megahertz, which must be a whole number of hertz.
     pub fn from_mhz(mhz: f64) -> Result<Self, String> {
-        // Decimal megahertz are not exact in binary: within a millihertz of a whole hertz counts.
         let hz = mhz * 1e6;
-        if !hz.is_finite() || hz < 0.0 || (hz - hz.round()).abs() > 1e-3 || hz > u64::MAX as f64 {
+        if !(hz.is_finite() && (Self::MIN_HZ as f64..=Self::MAX_HZ as f64).contains(&hz.round())) {
+            // The range's message (a NaN or an infinity is out of it too).
+            return Err(Self::from_hz(if hz.is_finite() && hz > 0.0 { hz.round() as u64 } else { 0 }).err().unwrap_or_default());
+        }
+        // Decimal megahertz are not exact in binary: within a millihertz of a whole hertz counts.
+        if (hz - hz.round()).abs() > 1e-3 {
             return Err(format!("clock {mhz} MHz: give a whole number of hertz (e.g. 3200 or 322.265625)"));
         }
         Self::from_hz(hz.round() as u64)
@@ -72,7 +76,39 @@ impl NicClock {
 
     /// Cycles of `ns` nanoseconds, rounded to the nearest cycle (negative or not finite: 0).
     pub fn cycles_of_ns(self, ns: f64) -> u64 {
-        (ns * self.hz as f64 / 1e9).round().max(0.0) as u64
+        if !ns.is_finite() || ns <= 0.0 {
+            return 0;
+        }
+        (ns * self.hz as f64 / 1e9).round() as u64
+    }
+
+    /// The first cycle at or after `ns` whole nanoseconds (3.2 GHz: 16 cycles per 5 ns).
+    pub fn cycle_at_or_after_ns(self, ns: u128) -> u64 {
+        (ns * self.hz as u128).div_ceil(1_000_000_000) as u64
+    }
+
+    /// Whole nanoseconds of `cycles`, rounded to the nearest (halves up).
+    pub fn nearest_ns(self, cycles: u64) -> u128 {
+        (cycles as u128 * 1_000_000_000 + self.hz as u128 / 2) / self.hz as u128
+    }
+
+    /// The fewest cycles that are a whole number of nanoseconds (16 = 5 ns at 3.2 GHz; 165 =
+    /// 512 ns at 322.265625 MHz).
+    pub fn whole_ns_cycles(self) -> u64 {
+        fn gcd(a: u64, b: u64) -> u64 {
+            if b == 0 {
+                a
+            } else {
+                gcd(b, a % b)
+            }
+        }
+        self.hz / gcd(self.hz, 1_000_000_000)
+    }
+
+    /// `cycles` of `from` as cycles of this clock, the same time rounded to the nearest
+    /// (saturating at `u32::MAX`, a register's range).
+    pub fn cycles_from(self, cycles: u32, from: NicClock) -> u32 {
+        ((cycles as u128 * self.hz as u128 + from.hz as u128 / 2) / from.hz as u128).min(u32::MAX as u128) as u32
     }
 
     /// Nanoseconds of `cycles` cycles.

@@ -158,7 +158,8 @@ impl NicParams {
     /// no pacing stays off.
     pub fn with_clock(mut self, clock: NicClock) -> Self {
         use crate::nic::register_map::{CFG_GC_TIMEOUT, CFG_PACE_CYCLES, CFG_RTO_CYCLES};
-        let convert = |cycles: u32| ((cycles as u128 * clock.hz() as u128 + self.clock.hz() as u128 / 2) / self.clock.hz() as u128) as u32;
+        let from = self.clock;
+        let convert = |cycles: u32| clock.cycles_from(cycles, from);
         for r in [CFG_RTO_CYCLES, CFG_GC_TIMEOUT] {
             self.config_defaults[r] = convert(self.config_defaults[r]).max(1);
         }

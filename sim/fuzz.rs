@@ -80,8 +80,9 @@ pub const DUPLICATE_DELAY_WINDOW: u64 = 4_000;
 pub const DUPLICATE_DELAY_FULL: u64 = 140_000;
 /// One-way link delay, cycles (before the reordering jitter).
 pub const LINK_DELAY_CYCLES: u64 = 64;
-/// Frames to the NIC are offered at multiples of this many cycles (5 ns at 3.2 GHz), which a
-/// nanosecond pcap holds exactly.
+/// Frames to the NIC are offered at multiples of this many cycles at 3.2 GHz (5 ns), which a
+/// nanosecond pcap holds exactly; at another clock, the fewest cycles that are whole
+/// nanoseconds ([`nanotransport_hdl::clock::NicClock::whole_ns_cycles`]).
 pub const OFFER_GRID_CYCLES: u64 = 16;
 /// Most messages the peer has open in full-horizon mode (the NIC has 16 receive slots).
 const FULL_MODE_OPEN_LIMIT: usize = 12;
@@ -194,9 +195,9 @@ impl FuzzResult {
     }
 }
 
-/// Quantises `t` up to the offer grid.
-fn on_grid(t: u64) -> u64 {
-    t.div_ceil(OFFER_GRID_CYCLES) * OFFER_GRID_CYCLES
+/// Quantises `t` up to the offer grid of `grid` cycles.
+fn on_grid(t: u64, grid: u64) -> u64 {
+    t.div_ceil(grid) * grid
 }
 
 /// A message the peer sends to the NIC.
@@ -291,6 +292,8 @@ struct Run {
     rng: ChaCha8Rng,
     /// Frames for MAC RX: (time, sequence, frame, peer message it copies).
     to_nic: BinaryHeap<Reverse<(u64, u64, Vec<u8>, Option<usize>)>>,
+    /// The offer grid, cycles: whole nanoseconds at the NIC's clock.
+    grid: u64,
     /// NIC frames on their way to the peer: (arrival, sequence, frame).
     to_peer: BinaryHeap<Reverse<(u64, u64, Vec<u8>)>>,
     seq: u64,
@@ -325,7 +328,7 @@ impl Run {
             self.peer_tx[j].pending += 1;
         }
         self.seq += 1;
-        self.to_nic.push(Reverse((on_grid(t), self.seq, frame, msg)));
+        self.to_nic.push(Reverse((on_grid(t, self.grid), self.seq, frame, msg)));
     }
 
     /// The peer puts `frame` on the link to the NIC, through the link's faults.
@@ -581,7 +584,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
     let wall = std::time::Instant::now();
     let protocol = opts.nic.protocol();
     let mut ropts = ReplayOptions::new(&opts.nic);
-    ropts.settings = crate::registers::parse_sets(&opts.settings, opts.nic.params().clock)?;
+    ropts.settings = crate::registers::parse_sets(&opts.settings, opts.nic.params())?;
     ropts.max_cycles = opts.max_cycles;
     ropts.stalls = crate::nic::Stalls::with_probability(opts.stall, opts.seed)?;
     let (mut nic, report) = prepare(&ropts)?;
@@ -599,6 +602,7 @@ pub fn fuzz(opts: &FuzzOptions, progress: &mut dyn FnMut(u64)) -> Result<FuzzRes
         opts: opts.clone(),
         rng: ChaCha8Rng::seed_from_u64(opts.seed),
         to_nic: BinaryHeap::new(),
+        grid: opts.nic.params().clock.whole_ns_cycles(),
         to_peer: BinaryHeap::new(),
         seq: 0,
         peer_tx: Vec::new(),
@@ -779,7 +783,7 @@ pub fn replay_bundle(dir: &Path) -> Result<BundleReplay, String> {
     let recorded: Vec<String> =
         meta["mismatches"].as_array().map(|a| a.iter().filter_map(|s| s.as_str().map(String::from)).collect()).unwrap_or_default();
     let mut opts = ReplayOptions::new(&nic);
-    opts.settings = crate::registers::parse_sets(&settings, nic.params().clock)?;
+    opts.settings = crate::registers::parse_sets(&settings, nic.params())?;
     if let Some(m) = meta["max_cycles"].as_u64() {
         opts.max_cycles = m;
     }

@@ -18,8 +18,8 @@
 use crate::cosim::ports::Ports;
 use crate::nic::NicSim;
 use nanotransport_hdl::clock::NicClock;
+use nanotransport_hdl::configs::NicParams;
 use nanotransport_hdl::nic::register_map::*;
-use nanotransport_hdl::presets::Protocol;
 
 /// One configuration register the command line may set.
 #[derive(Clone, Copy, Debug)]
@@ -133,6 +133,10 @@ pub fn parse_set(arg: &str, clock: NicClock) -> Result<Vec<RegisterWrite>, Strin
         if !ns.is_finite() || ns < 0.0 || cycles < r.min || cycles > r.max {
             return Err(bad(&format!("out of range ({cycles} cycles); {}", range())));
         }
+        if ns > 0.0 && cycles == 0 {
+            // 0 cycles means "off" (no pacing): a time meant as one must not turn it off.
+            return Err(bad(&format!("rounds to 0 cycles, which is off; give 0 for off or at least {} ns", clock.ns_of_cycles(1) / 2.0)));
+        }
         return Ok(vec![write(r.index, cycles)]);
     }
     match name {
@@ -160,16 +164,16 @@ pub fn parse_set(arg: &str, clock: NicClock) -> Result<Vec<RegisterWrite>, Strin
     }
 }
 
-/// Parses every `--set` argument for a NIC at `clock`, in order (a later write to the same
-/// register wins), and refuses a retransmission timeout and threshold that together outlast the
-/// receiver's delivered set ([`check_retransmission_horizon`]; a register not written keeps its
-/// preset default at `clock`).
-pub fn parse_sets(args: &[String], clock: NicClock) -> Result<Vec<RegisterWrite>, String> {
+/// Parses every `--set` argument for the NIC `nic` (times converted with its clock), in order (a
+/// later write to the same register wins), and refuses a retransmission timeout and threshold
+/// that together outlast the receiver's delivered set ([`check_retransmission_horizon`]; a
+/// register not written keeps the NIC's default).
+pub fn parse_sets(args: &[String], nic: &NicParams) -> Result<Vec<RegisterWrite>, String> {
     let mut writes = Vec::new();
     for a in args {
-        writes.extend(parse_set(a, clock)?);
+        writes.extend(parse_set(a, nic.clock)?);
     }
-    let defaults = Protocol::Ndp.config_defaults(clock);
+    let defaults = nic.config_defaults;
     let rto = value_written(&writes, CFG_RTO_CYCLES).unwrap_or(defaults[CFG_RTO_CYCLES]);
     let threshold = value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(defaults[CFG_TIMEOUT_THRESHOLD]);
     check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--set: {e}"))?;

@@ -295,12 +295,12 @@ pub fn read_pcap(path: &Path) -> Result<PcapInput, String> {
 
 /// Nanoseconds → the first cycle of `clock` at or after them (3.2 GHz: 16 cycles per 5 ns).
 pub fn ns_to_cycles(ns: u128, clock: NicClock) -> u64 {
-    (ns * clock.hz() as u128).div_ceil(1_000_000_000) as u64
+    clock.cycle_at_or_after_ns(ns)
 }
 
 /// Cycles of `clock` → nanoseconds, rounded to the nearest nanosecond (halves up).
 pub fn cycles_to_ns(cycles: u64, clock: NicClock) -> u128 {
-    (cycles as u128 * 1_000_000_000 + clock.hz() as u128 / 2) / clock.hz() as u128
+    clock.nearest_ns(cycles)
 }
 
 /// Offer cycle of every record at `clock`, relative to the first (records before it count as at it).

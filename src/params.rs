@@ -161,7 +161,7 @@ fn build(
     if let Some(tx) = tx {
         p.tx_classes = tx.into_iter().map(|(buffers, bytes)| TxSizeClass { buffers: buffers as usize, bytes }).collect();
     }
-    for w in nanotransport_sim::registers::parse_sets(defaults, p.clock)? {
+    for w in nanotransport_sim::registers::parse_sets(defaults, &p)? {
         p.config_defaults[(w.addr / 4) as usize] = w.value;
     }
     p.validate()?;

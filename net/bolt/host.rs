@@ -169,9 +169,10 @@ pub struct BoltSender {
 /// one difference the code makes: a packet still at TTL 64 (not yet routed) loses an INC it
 /// cannot grant only with supply matching on (`pfifo-bolt-queue-disc.cc`: `if (ipv4h.GetTtl() <
 /// 64 || m_absEnabled)`). So with SM on an INC leaves the host only with the host link's own
-/// supply or a PRU token of the host's own; with SM off the host keeps every INC. An SRC the
-/// host's queue would raise is handled at once as the sender's own (the host's queue holds at
-/// most the frame being sent, so it does not happen below CC_THRESH of one frame).
+/// supply or a PRU token of the host's own; with SM off the host keeps every INC below
+/// CC_THRESH. At CC_THRESH the host's queue marks the packet as a switch does (DEC, no INC) and
+/// its SRC is handled at once as the sender's own; the host's queue holds at most the frame
+/// being sent, so that takes a CC_THRESH of less than one frame.
 struct HostQueueDisc {
     model: BoltModel,
     sm: bool,
@@ -373,8 +374,9 @@ impl BoltSender {
                 flags = d.flags;
             }
             if d.src {
+                // As a switch's SRC: the packet's rewritten flags (DEC set) with SRC.
                 host_src = Some(BoltFrame {
-                    flags: FLAG_SRC,
+                    flags: (d.flags & !FLAG_DATA) | FLAG_SRC,
                     q_size: d.q_size,
                     link_rate: d.link_rate,
                     t_data_tx: ns_u32(now),
@@ -401,6 +403,7 @@ impl BoltSender {
         let rto = self.config.rto_ns;
         io.set_timer_after(rto, f as u64 * TIMERS_PER_FLOW + TIMER_RTO);
         if let Some(src) = host_src {
+            self.flows[f].src_seen = true;
             self.handle_src(f, &src, now);
         }
         true

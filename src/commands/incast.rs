@@ -71,7 +71,7 @@ impl IncastSetup {
         if let Some(c) = &self.sender_config {
             p.sender_config = Some(params::whole_nic(None, Some(c))?);
         }
-        p.sets = nanotransport_sim::registers::parse_sets(&self.set, p.clock())?.iter().map(|w| (w.addr, w.value)).collect();
+        p.sets = nanotransport_sim::registers::parse_sets(&self.set, p.config.params())?.iter().map(|w| (w.addr, w.value)).collect();
         p.senders = self.senders;
         let (a, b) = self.sizes.split_once("..").ok_or_else(|| format!("--sizes {}: expected A..B, e.g. 18..36", self.sizes))?;
         let num = |t: &str| {

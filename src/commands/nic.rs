@@ -26,7 +26,7 @@ impl NicArgs {
     /// The NIC (checked against `--protocol`) and the register writes (checked).
     pub(crate) fn resolve(&self) -> Result<(WholeNic, Vec<nanotransport_sim::registers::RegisterWrite>), String> {
         let nic = params::whole_nic(self.protocol, self.config.as_deref())?;
-        let writes = nanotransport_sim::registers::parse_sets(&self.set, nic.params().clock)?;
+        let writes = nanotransport_sim::registers::parse_sets(&self.set, nic.params())?;
         Ok((nic, writes))
     }
 }
@@ -157,7 +157,7 @@ pub(crate) struct ReplayArgs {
     /// Capture to replay (pcap, microsecond or nanosecond, or pcapng; link type Ethernet)
     #[arg(long = "in", value_name = "IN.pcap", required_unless_present = "bundle")]
     pub(crate) input: Option<PathBuf>,
-    /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at 3.2 GHz)
+    /// Frames the NIC transmits (nanosecond pcap, cycle of the first beat at the NIC's clock)
     #[arg(long, value_name = "OUT.pcap", required_unless_present = "bundle")]
     pub(crate) out: Option<PathBuf>,
     /// Replay a reproducer bundle written by `fuzz` (capture, timed sends, registers) and run
@@ -237,7 +237,8 @@ pub(crate) fn replay_cmd(a: ReplayArgs) -> Result<bool, String> {
             r.sends_abandoned
         );
         let how = if r.stopped == "idle" && !r.slots_checked { " (by the quiet horizon alone: no slot registers known)" } else { "" };
-        println!("stopped: {}{how} after {} cycles ({:.3} us at 3.2 GHz)", r.stopped, r.cycles, r.cycles as f64 / 3200.0);
+        let clock = opts.nic.params().clock;
+        println!("stopped: {}{how} after {} cycles ({:.3} us at {clock})", r.stopped, r.cycles, clock.ns_of_cycles(r.cycles) / 1e3);
         let nonzero: Vec<String> = r.status.iter().filter(|(_, v)| *v != 0).map(|(n, v)| format!("{n}={v}")).collect();
         if !nonzero.is_empty() {
             println!("status: {}", nonzero.join(" "));

@@ -28,6 +28,9 @@ fn the_ndp_16_nic_declares_its_payload_memories_and_delivered_set() {
     assert_eq!(shapes.get(&Memory { depth: 4_096, width: 70 }), Some(&16));
     let tiles: u64 = all.iter().filter_map(|m| m.bram36()).sum();
     assert_eq!(tiles, 640);
-    // Not an array: a plain register is not a memory.
+    // Not an array: a plain register is not a memory; ascending ranges, `signed` and 1-bit
+    // elements are memories (the Bolt supply table's ROM is declared `[0:65535]`).
     assert!(memories("    reg[63:0] data;\n    reg[7:0] mem[15:0];\n").len() == 1);
+    let other = "    reg [23:0] supply_table [0:65535];\n    reg signed [3:0] s [7:0];\n    reg bits [0:31];\n";
+    assert_eq!(memories(other), vec![Memory { depth: 65_536, width: 24 }, Memory { depth: 8, width: 4 }, Memory { depth: 32, width: 1 }]);
 }

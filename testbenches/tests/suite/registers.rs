@@ -6,6 +6,11 @@ use nanotransport_sim::registers::*;
 
 const THESIS: NicClock = NicClock::THESIS;
 
+/// An NDP preset's parameters at `clock`.
+fn nic(clock: NicClock) -> nanotransport_hdl::configs::NicParams {
+    nanotransport_hdl::configs::NicParams::preset_at("ndp-16", nanotransport_hdl::presets::Protocol::Ndp, 16, clock)
+}
+
 #[test]
 fn names_and_ranges() {
     assert_eq!(parse_set("rtt_pkts=12", THESIS).unwrap(), vec![RegisterWrite { addr: 0x14, value: 12 }]);
@@ -22,7 +27,7 @@ fn names_and_ranges() {
     assert!(parse_set("rtt_pkts", THESIS).unwrap_err().contains("NAME=VALUE"));
     assert!(parse_set("own_mac=02:00", THESIS).unwrap_err().contains("MAC address"));
     assert!(parse_set("rtt_pkts=twelve", THESIS).unwrap_err().contains("not a number"));
-    let w = parse_sets(&["rtt_pkts=3".into(), "rtt_pkts=5".into()], THESIS).unwrap();
+    let w = parse_sets(&["rtt_pkts=3".into(), "rtt_pkts=5".into()], &nic(THESIS)).unwrap();
     assert_eq!(value_written(&w, CFG_RTT_PKTS), Some(5));
 }
 
@@ -45,12 +50,12 @@ fn ack_policy_by_name_or_number() {
 #[test]
 fn a_retransmission_horizon_beyond_the_delivered_set_is_refused() {
     // Defaults: 7 × 20 000 = 140 000 cycles, within 229 376.
-    assert!(parse_sets(&["rto_cycles=32768".into()], THESIS).is_ok());
-    let e = parse_sets(&["rto_cycles=32769".into()], THESIS).unwrap_err();
+    assert!(parse_sets(&["rto_cycles=32768".into()], &nic(THESIS)).is_ok());
+    let e = parse_sets(&["rto_cycles=32769".into()], &nic(THESIS)).unwrap_err();
     assert!(e.contains("229376") && e.contains("rto_cycles ≤ 32768") && !e.contains('\n'), "{e}");
-    let e = parse_sets(&["timeout_threshold=20".into()], THESIS).unwrap_err();
+    let e = parse_sets(&["timeout_threshold=20".into()], &nic(THESIS)).unwrap_err();
     assert!(e.contains("440000"), "{e}");
-    assert!(parse_sets(&["timeout_threshold=20".into(), "rto_cycles=10000".into()], THESIS).is_ok());
+    assert!(parse_sets(&["timeout_threshold=20".into(), "rto_cycles=10000".into()], &nic(THESIS)).is_ok());
 }
 
 #[test]
@@ -73,15 +78,22 @@ fn time_registers_take_nanoseconds_at_the_nics_clock() {
     // One 1 088-byte packet at 100 Gb/s: 87.04 ns = 28.05 cycles at 322.265625 MHz.
     assert_eq!(parse_set("pace_ns=87.04", cmac).unwrap(), vec![RegisterWrite { addr: 0x24, value: 28 }]);
     assert_eq!(parse_set("pace_ns=0", cmac).unwrap(), vec![RegisterWrite { addr: 0x24, value: 0 }]);
+    // A time that rounds to no cycle would turn pacing off: refused.
+    let e = parse_set("pace_ns=1", cmac).unwrap_err();
+    assert!(e.contains("rounds to 0 cycles") && !e.contains('\n'), "{e}");
     let e = parse_set("rto_ns=1", cmac).unwrap_err();
     assert!(e.contains("(0 cycles)") && e.contains("322.265625 MHz") && !e.contains('\n'), "{e}");
     let e = parse_set("pace_ns=300000", cmac).unwrap_err();
     assert!(e.contains("0..=65535 cycles"), "{e}");
     assert!(parse_set("pace_ns=-5", THESIS).unwrap_err().contains("out of range"));
     assert!(parse_set("gc_timeout_ns=soon", THESIS).unwrap_err().contains("not a number"));
+    // The horizon is checked against the NIC's own defaults where a register is not written.
+    let mut slow = nic(THESIS);
+    slow.config_defaults[CFG_RTO_CYCLES] = 40_000;
+    assert!(parse_sets(&["timeout_threshold=4".into()], &slow).unwrap_err().contains("240000"));
     // The horizon is in cycles: 6.25 µs × 20 timeouts is beyond it at 3.2 GHz, within it at 322 MHz.
-    assert!(parse_sets(&["timeout_threshold=20".into()], THESIS).is_err());
-    assert!(parse_sets(&["timeout_threshold=20".into()], cmac).is_ok());
+    assert!(parse_sets(&["timeout_threshold=20".into()], &nic(THESIS)).is_err());
+    assert!(parse_sets(&["timeout_threshold=20".into()], &nic(cmac)).is_ok());
 }
 
 /// The presets' time registers keep their time at any clock: at 3.2 GHz they are the thesis'
@@ -109,8 +121,13 @@ fn preset_time_defaults_follow_the_clock() {
 fn clocks_outside_the_range_or_not_whole_hertz_are_refused() {
     assert_eq!(NicClock::from_mhz(322.265625).unwrap(), NicClock::CMAC_USER);
     assert_eq!(NicClock::from_mhz(3200.0).unwrap(), THESIS);
-    for bad in [0.0, 0.5, 4000.5, -3.0, f64::NAN, 100.0000001] {
+    for bad in [0.0, 0.5, 4000.5, -3.0, f64::NAN, f64::INFINITY, 1e30] {
         let e = NicClock::from_mhz(bad).unwrap_err();
-        assert!(!e.contains('\n') && (e.contains("1..=4000 MHz") || e.contains("whole number of hertz")), "{bad}: {e}");
+        assert!(!e.contains('\n') && e.contains("1..=4000 MHz"), "{bad}: {e}");
     }
+    assert!(NicClock::from_mhz(100.0000001).unwrap_err().contains("whole number of hertz"));
+    assert_eq!((NicClock::THESIS.whole_ns_cycles(), NicClock::CMAC_USER.whole_ns_cycles()), (16, 165));
+    assert_eq!(NicClock::CMAC_USER.cycles_from(20_000, THESIS), 2_014);
+    assert_eq!(THESIS.cycles_from(u32::MAX, NicClock::CMAC_USER), u32::MAX, "saturates");
+    assert_eq!(THESIS.cycles_of_ns(f64::INFINITY), 0);
 }

@@ -173,11 +173,17 @@ pub fn parse_sets(args: &[String], nic: &NicParams) -> Result<Vec<RegisterWrite>
     for a in args {
         writes.extend(parse_set(a, nic.clock)?);
     }
-    let defaults = nic.config_defaults;
-    let rto = value_written(&writes, CFG_RTO_CYCLES).unwrap_or(defaults[CFG_RTO_CYCLES]);
-    let threshold = value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(defaults[CFG_TIMEOUT_THRESHOLD]);
-    check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--set: {e}"))?;
+    check_writes_horizon(&writes, nic).map_err(|e| format!("--set: {e}"))?;
     Ok(writes)
+}
+
+/// [`check_retransmission_horizon`] for the NIC `nic` after `writes` (a register they do not
+/// write keeps the NIC's default).
+pub fn check_writes_horizon(writes: &[RegisterWrite], nic: &NicParams) -> Result<(), String> {
+    let d = &nic.config_defaults;
+    let rto = value_written(writes, CFG_RTO_CYCLES).unwrap_or(d[CFG_RTO_CYCLES]);
+    let threshold = value_written(writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(d[CFG_TIMEOUT_THRESHOLD]);
+    check_retransmission_horizon(rto as u64, threshold as u64)
 }
 
 /// Writes `writes` through the NIC's AXI4-Lite port; an error response is an error.

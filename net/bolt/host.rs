@@ -50,9 +50,10 @@
 use super::frame::{
     ns_u32, BoltFrame, FLAG_ACK, FLAG_AI, FLAG_DATA, FLAG_DEC, FLAG_FIRST, FLAG_INC, FLAG_LAST, FLAG_SRC, FRAME_HEADER_BYTES,
 };
+use super::switch::SRC_TRAILING_BYTES;
 use crate::host::{Host, HostIo};
 use nanotransport_hdl::switch::bolt_ingress::BoltParams;
-use nanotransport_reference::bolt::{BoltModel, Descriptor, MIN_FRAME};
+use nanotransport_reference::bolt::{forwarded_frame, frame_descriptor, src_frame, BoltModel};
 use std::any::Any;
 use std::collections::HashMap;
 
@@ -354,38 +355,8 @@ impl BoltSender {
             flags |= FLAG_AI;
             flow.set_ai_next = false;
         }
-        let mut host_src = None;
-        if let Some(q) = self.host_queue_disc.as_mut() {
-            let frame_bytes = (FRAME_HEADER_BYTES + payload as usize).max(MIN_FRAME);
-            let desc = Descriptor {
-                bolt: true,
-                flags,
-                pkt_len: frame_bytes as u16,
-                ingress_port: 0,
-                egress_port: 0,
-                queue_bytes: io.queued_bytes() as u32,
-                now: ns_u32(now),
-            };
-            let d = q.model.ingress(&desc);
-            // Still at TTL 64: an INC it cannot grant is removed only with SM on.
-            let ungranted = !d.src && flags & FLAG_INC != 0 && d.flags & FLAG_INC == 0;
-            if !ungranted || q.sm {
-                q.inc_cleared += (flags & FLAG_INC != 0 && d.flags & FLAG_INC == 0) as u64;
-                flags = d.flags;
-            }
-            if d.src {
-                // As a switch's SRC: the packet's rewritten flags (DEC set) with SRC.
-                host_src = Some(BoltFrame {
-                    flags: (d.flags & !FLAG_DATA) | FLAG_SRC,
-                    q_size: d.q_size,
-                    link_rate: d.link_rate,
-                    t_data_tx: ns_u32(now),
-                    ..BoltFrame::default()
-                });
-            }
-        }
-        let flow = &mut self.flows[f];
-        let frame = BoltFrame {
+        let flow = &self.flows[f];
+        let mut frame = BoltFrame {
             src_ip: self.ip,
             dst_ip: flow.dst_ip,
             flags,
@@ -395,8 +366,24 @@ impl BoltSender {
             seq: flow.snd_next as u32,
             flow_bytes: flow.size as u32,
             ..BoltFrame::default()
-        };
-        io.send(frame.frame(payload as usize));
+        }
+        .frame(payload as usize);
+        // The host's own queue disc decides on the frame as a switch port does (the same
+        // descriptor, rewrite and SRC), but for an INC it cannot grant (see `HostQueueDisc`).
+        let mut host_src = None;
+        if let Some(q) = self.host_queue_disc.as_mut() {
+            let d = q.model.ingress(&frame_descriptor(&frame, 0, 0, io.queued_bytes() as u32, ns_u32(now)));
+            let cleared = flags & FLAG_INC != 0 && d.flags & FLAG_INC == 0;
+            if d.src || !cleared || q.sm {
+                q.inc_cleared += cleared as u64;
+                frame = forwarded_frame(&frame, &d);
+            }
+            if d.src {
+                host_src = BoltFrame::parse(&src_frame(&frame, &d, SRC_TRAILING_BYTES)).map(|(h, _)| h);
+            }
+        }
+        io.send(frame);
+        let flow = &mut self.flows[f];
         flow.snd_next += payload;
         flow.snd_max = flow.snd_max.max(flow.snd_next);
         flow.stats.data_packets += 1;

@@ -26,9 +26,7 @@ use crate::switch::{DscpClassify, HomaDropTail, HomaTrTrim, Limit, NdpClassify, 
 use crate::topology::{star, SwitchStages};
 use crate::Network;
 use nanotransport_hdl::clock::NicClock;
-use nanotransport_hdl::nic::register_map::{
-    check_retransmission_horizon, CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_TIMEOUT_THRESHOLD, CFG_UNSCHED_PRIOS,
-};
+use nanotransport_hdl::nic::register_map::{CFG_OVERCOMMIT, CFG_PACE_CYCLES, CFG_RTO_CYCLES, CFG_RTT_PKTS, CFG_UNSCHED_PRIOS};
 use nanotransport_hdl::pisa::wire::{FLAG_CHOP, FLAG_DATA};
 use nanotransport_sim::nic::TxMessage;
 use nanotransport_sim::registers::RegisterWrite;
@@ -181,7 +179,7 @@ impl IncastParams {
         if self.rtt_pkts == 0 || self.rtt_pkts > 64 {
             return Err(format!("--rtt-pkts {}: valid 1..=64 (packet bitmaps are 64 wide)", self.rtt_pkts));
         }
-        let rto = self.rto_us * clock.mhz();
+        let rto = self.rto_cycles();
         if !(rto >= 1.0 && rto <= u32::MAX as f64) {
             return Err(format!(
                 "--rto-us {}: valid {:.4}..={:.0} (1 .. 2^32-1 cycles at {clock})",
@@ -193,13 +191,8 @@ impl IncastParams {
         if !(self.max_us > 0.0 && self.max_us <= 1e6) {
             return Err(format!("--max-us {}: valid 0 < U <= 1000000", self.max_us));
         }
-        let writes = self.register_writes();
-        let defaults = &self.config.params().config_defaults;
-        let rto = nanotransport_sim::registers::value_written(&writes, CFG_RTO_CYCLES).unwrap_or(defaults[CFG_RTO_CYCLES]);
-        let threshold =
-            nanotransport_sim::registers::value_written(&writes, CFG_TIMEOUT_THRESHOLD).unwrap_or(defaults[CFG_TIMEOUT_THRESHOLD]);
-        check_retransmission_horizon(rto as u64, threshold as u64).map_err(|e| format!("--rto-us {}: {e}", self.rto_us))?;
-        Ok(())
+        nanotransport_sim::registers::check_writes_horizon(&self.register_writes(), self.config.params())
+            .map_err(|e| format!("--rto-us {}: {e}", self.rto_us))
     }
 
     /// Packets of every message, in sender order.
@@ -218,6 +211,11 @@ impl IncastParams {
         self.config.params().clock
     }
 
+    /// The retransmission timeout in cycles of the NICs' clock (not rounded).
+    pub fn rto_cycles(&self) -> f64 {
+        self.rto_us * self.clock().mhz()
+    }
+
     /// PULL pacing interval: one MTU at the link rate, in whole cycles.
     pub fn pace_cycles(&self) -> u32 {
         (MTU_BYTES as f64 * 8.0 * self.clock().mhz() / 1000.0 / self.link_gbps).round() as u32
@@ -234,7 +232,7 @@ impl IncastParams {
         let w = |index: usize, value: u32| RegisterWrite { addr: 4 * index as u64, value };
         let mut v = vec![
             w(CFG_RTT_PKTS, self.rtt_pkts),
-            w(CFG_RTO_CYCLES, (self.rto_us * self.clock().mhz()).round() as u32),
+            w(CFG_RTO_CYCLES, self.rto_cycles().round() as u32),
             w(CFG_PACE_CYCLES, self.pace_cycles()),
         ];
         if self.protocol != Protocol::Ndp {
@@ -318,7 +316,7 @@ pub struct IncastResult {
 pub fn build(p: &IncastParams) -> Result<Network, String> {
     p.validate()?;
     let writes = p.register_writes();
-    let quiet = 2 * (p.rto_us * p.clock().mhz()) as u64;
+    let quiet = 2 * p.rto_cycles() as u64;
     let mut endpoints: Vec<Box<dyn Endpoint>> = Vec::new();
     let receiver = NicEndpoint::new(&p.config, FIRST_IP, &writes, quiet)?;
     endpoints.push(Box::new(receiver));

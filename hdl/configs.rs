@@ -223,14 +223,15 @@ impl NicParams {
         format!("nt_{}", self.name.replace('-', "_"))
     }
 
-    /// Bytes of each direction's payload RAM (`2^PW` 64-bit words, [`COMPILED_SIZES`]; rust-hdl
-    /// RAMs are 2^N deep): 1 MiB up to 128 messages, 8 MiB at 1024.
+    /// Bytes each direction's payload address space spans (`2^PW` 64-bit words,
+    /// [`COMPILED_SIZES`]): 1 MiB up to 128 messages, 8 MiB at 1024. The memories themselves
+    /// hold only what the size classes use ([`Self::memory_bytes`]).
     pub fn payload_memory_bytes(&self) -> u64 {
         8 << payload_word_bits(self.messages).unwrap_or(17)
     }
 
-    /// Payload memory the size classes use, receive and transmit, in bytes (of
-    /// [`Self::payload_memory_bytes`] each).
+    /// Payload memory the size classes use, receive and transmit, in bytes: the depth of each
+    /// direction's payload RAM (at most [`Self::payload_memory_bytes`]).
     pub fn memory_bytes(&self) -> (u64, u64) {
         let rx: u64 = self.rx_classes.iter().map(|c| c.0 * c.1 * 1024).sum();
         let tx: u64 = crate::nic::tx_path::tx_class_layout(&self.tx_classes).1 * 8;
@@ -403,6 +404,13 @@ impl NicConfig {
                     blocks.push(("board_registers", verilog_of(&mut crate::board::board_registers::BoardRegisters::default())));
                 }
                 blocks.push(("dual_port_memory", crate::pisa::dual_port_memory::generate_verilog_of::<8, 16, 4>()));
+                // A memory of a depth that is not a power of two, as the payload memories are.
+                blocks.push((
+                    "sized_ram",
+                    verilog_of(&mut crate::common::sized_ram::SizedRam::<rust_hdl::prelude::Bits<8>, 4>::new(
+                        crate::common::sized_ram::SIZED_RAM_TEST_DEPTH,
+                    )),
+                ));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));

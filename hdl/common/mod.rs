@@ -13,6 +13,7 @@ pub mod message_echo;
 pub mod one_hot;
 pub mod ones_until;
 pub mod popcount;
+pub mod sized_ram;
 pub mod skid_buffer;
 pub mod stream_downsizer;
 pub mod stream_fifo;

@@ -77,12 +77,14 @@
 //! | counters (32, wrapping) | the table's eleven in `table_counters` ([`RxMsgInfoCountersSource`]), and `drop_stale_count`, `drop_bad_offset_count`, `drop_duplicate_count`, `drop_bad_length_count`, `gc_count`, `stale_timeout_count`, `delivered_count` |
 //!
 //! # Payload memory and size classes
-//! `2^PW` × 64 bit: 2^17 (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages, doubling with the
-//! message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]); the classes are constructor
+//! Addressed with `PW` bits: 2^17 words (1 MiB, [`PAYLOAD_WORD_BITS`]) up to 128 messages,
+//! doubling with the message count above (8 MiB at 1024, [`crate::configs::COMPILED_SIZES`]).
+//! The memory holds exactly the classes' pages ([`SizedRam`], [`WORDS_PER_PAGE`] words each):
+//! 816 KiB at 16 messages, 992 KiB at 128. The classes are constructor
 //! parameters ([`rx_classes_for`]): at 16 messages 16 × 1, 4, 8 and 38 KB (every ID can hold a
 //! 38-packet message), at 128 messages 128 × 1 KB, 32 × 4 KB, 16 × 8 KB, 16 × 38 KB. Table 3.2
 //! gives the prototype 1.2 MB (16 messages) and 8.4 MB (128) for both directions, about 0.6 and
-//! 4.2 MB per direction; here each direction has 1 MB up to 128 messages: at 16 all 16 messages
+//! 4.2 MB per direction; here each direction has at most 1 MB up to 128 messages: at 16 all 16 messages
 //! can be maximum-size, at 128 it holds 128 single-packet messages or 16 maximum-size ones at a
 //! time. Above 128 messages the classes scale with the size
 //! ([`rx_classes_for`]).
@@ -106,6 +108,7 @@
 use crate::common::bundles::{NicRxPacketSink, NicStreamSource, RxMsgInfoAnswerSource, RxMsgInfoCountersSource, RxMsgInfoRequestSink};
 use crate::common::event_counter::WrappingCounter;
 use crate::common::one_hot::OneHot;
+use crate::common::sized_ram::SizedRam;
 use crate::nic::get_rx_msg_info::{rx_classes_for, GetRxMsgInfo};
 use crate::nic::message_read_out::MessageReadOut;
 use crate::nic::timer::Timer;
@@ -117,6 +120,8 @@ use rust_hdl::prelude::*;
 /// so `PW ≤ 20` (8 MiB).
 pub const PAYLOAD_WORD_BITS: usize = 17;
 pub use crate::nic::get_rx_msg_info::MAX_PAYLOAD_WORD_BITS;
+/// 64-bit words of a 1 KiB receive page.
+pub const WORDS_PER_PAGE: u64 = 128;
 
 /// The reassembly module for `N = 2^IW` messages (GetRxMsgInfo with `2^BB` buckets per way) and
 /// a payload memory of `2^PW` 64-bit words.
@@ -192,7 +197,8 @@ pub struct Reassembly<const N: usize, const IW: usize, const BB: usize, const PW
     pub table_counters: RxMsgInfoCountersSource,
     msg_table: GetRxMsgInfo<N, IW, BB>,
     timer: Timer<N, IW, 8>,
-    payload: RAM<Bits<64>, PW>,
+    /// Exactly the words the size classes use ([`SizedRam`]).
+    payload: SizedRam<Bits<64>, PW>,
     slot_ram: RAM<Bits<101>, IW>,
     written_ram: RAM<Bits<64>, IW>,
     fifo_ram: RAM<Bits<103>, IW>,
@@ -221,6 +227,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Reassemb
         crate::nic::get_rx_msg_info::check_parameters(IW, N, BB, PW, &classes);
         Self {
             msg_table: GetRxMsgInfo::new(classes),
+            payload: SizedRam::new(classes.iter().map(|(pages, buffers)| pages * buffers).sum::<u64>() * WORDS_PER_PAGE),
             all_ones64: Constant::new(Bits::<64>::mask()),
             slot_shift: Constant::new((IW as u64).to_bits()),
             ..Self::blank()
@@ -294,8 +301,7 @@ impl<const N: usize, const IW: usize, const BB: usize, const PW: usize> Logic fo
         );
         clock!(self, clock, msg_table, timer, read_out);
         self.read_out.reset.next = self.reset.val();
-        self.payload.read_clock.next = self.clock.val();
-        self.payload.write_clock.next = self.clock.val();
+        self.payload.clock.next = self.clock.val();
         self.slot_ram.read_clock.next = self.clock.val();
         self.slot_ram.write_clock.next = self.clock.val();
         self.written_ram.read_clock.next = self.clock.val();

@@ -3,10 +3,11 @@
 //! and the payload read-out into a packet stream ([`PacketReadOut`]). One implementation for
 //! every size; the size
 //! classes are constructor parameters ([`TxPath::new`], checked by [`check_tx_classes`]), the
-//! payload memory is `2^PW` 64-bit words.
+//! payload memory is addressed with `PW` bits and holds exactly the words the classes use
+//! ([`SizedRam`]: 608 KiB at 16 messages, 928 KiB at 128).
 //!
 //! ```text
-//!  s_axis_msg ─▶ message writer ──▶ payload RAM (2^PW words) ──▶ read-out ─▶ 2-entry buffer ─▶ m_axis_pkt
+//!  s_axis_msg ─▶ message writer ──▶ payload RAM (class sizes) ─▶ read-out ─▶ 2-entry buffer ─▶ m_axis_pkt
 //!   (64-bit)      │ size-class allocator  ▲                        ▲ (descriptor: Listing 3.2)
 //!                 └─ install ─▶ Packetization<N> ─────────────────┘
 //!  dlv / ctx ─▶ event FIFOs ─▶ │ ▲ sched/cancel/timeout
@@ -111,6 +112,7 @@ use crate::common::bundles::{CreditTxEventSink, DeliveredEventSink, NicPacketSou
 use crate::common::event_counter::SaturatingCounter;
 use crate::common::find_first_set::FindFirstSet;
 use crate::common::one_hot::OneHot;
+use crate::common::sized_ram::SizedRam;
 use crate::common::stream_fifo::StreamFifo;
 use crate::nic::delivered_set::DEFAULT_HORIZON_CYCLES;
 use crate::nic::packet_read_out::PacketReadOut;
@@ -121,7 +123,7 @@ use rust_hdl::prelude::*;
 
 /// Largest message: 38 packets of 1024 bytes.
 pub const TX_MAX_MSG_BYTES: u64 = 38 * 1024;
-/// Payload memory of the presets up to 128 messages: 2^17 64-bit words (1 MiB), the smallest
+/// Payload address bits of the presets up to 128 messages: 2^17 64-bit words (1 MiB), the smallest
 /// power of two that holds 16 × 38 KiB (608 KiB) and the 128-message classes (928 KiB); larger
 /// sizes double it with the message count ([`crate::configs::COMPILED_SIZES`]).
 pub const TX_PAYLOAD_ADDR_BITS: usize = crate::nic::reassembly::PAYLOAD_WORD_BITS;
@@ -282,7 +284,8 @@ pub struct TxPath<const N: usize, const IW: usize, const PW: usize> {
 
     core: Packetization<N, IW>,
     timer: Timer<N, IW, 24>,
-    payload: RAM<Bits<64>, PW>,
+    /// Exactly the words the size classes use ([`SizedRam`]).
+    payload: SizedRam<Bits<64>, PW>,
     // Buffer base (64-bit word) per slot, of the writer's slot and of the descriptor's slot.
     w_base_rom: ROM<Bits<PW>, IW>,
     d_base_rom: ROM<Bits<PW>, IW>,
@@ -334,7 +337,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
         if let Err(e) = check_tx_classes(classes, N, PW) {
             panic!("{e}");
         }
-        let (layout, _) = tx_class_layout(classes);
+        let (layout, words_used) = tx_class_layout(classes);
         let mut base = std::collections::BTreeMap::new();
         let mut masks = [Bits::<N>::default(); TX_MAX_CLASSES];
         let mut bytes = [0u64; TX_MAX_CLASSES];
@@ -347,6 +350,7 @@ impl<const N: usize, const IW: usize, const PW: usize> TxPath<N, IW, PW> {
         }
         let max_bytes = classes.iter().map(|c| c.bytes).max().unwrap_or(0);
         Self {
+            payload: SizedRam::new(words_used),
             w_base_rom: ROM::new(base.clone()),
             d_base_rom: ROM::new(base),
             class_slots: std::array::from_fn(|k| Constant::new(masks[k])),
@@ -438,8 +442,7 @@ impl<const N: usize, const IW: usize, const PW: usize> Logic for TxPath<N, IW, P
         );
         clock!(self, clock, core, timer, comp_q, cool_q, read_out);
         self.read_out.reset.next = self.reset.val();
-        self.payload.read_clock.next = self.clock.val();
-        self.payload.write_clock.next = self.clock.val();
+        self.payload.clock.next = self.clock.val();
         self.now.d.next = self.now.q.val() + 1;
         self.core.reset.next = self.reset.val();
         self.timer.reset.next = self.reset.val();

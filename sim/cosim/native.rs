@@ -194,6 +194,8 @@ native_dut!(nanotransport_hdl::board::board_registers::BoardRegisters, clocked: 
 native_dut!(nanotransport_hdl::common::stream_upsizer::StreamUpsizer, clocked: true,
     inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
     outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid]);
+native_dut!(nanotransport_hdl::common::sized_ram::SizedRam<Bits<8>, 4>, clocked: true,
+    inputs: [read_address, write_address, write_data, write_enable], outputs: [read_data]);
 native_dut!(EventCounter<4, false>, clocked: true, inputs: [reset, increment], outputs: [count]);
 native_dut!(EventCounter<4, true>, clocked: true, inputs: [reset, increment], outputs: [count]);
 

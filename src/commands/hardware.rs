@@ -59,7 +59,7 @@ pub(crate) fn gen(configs: &[String], out: &Path, fixtures: bool, params: &param
             write_modules(&dir, std::slice::from_ref(&module)).map_err(|e| format!("{}: {e}", dir.display()))?;
             let (rx, tx) = p.memory_bytes();
             println!(
-                "{:<10} {} {} messages, payload used {} KiB receive / {} KiB transmit of {} each -> {}",
+                "{:<10} {} {} messages, payload memory {} KiB receive / {} KiB transmit (addresses span {} KiB each) -> {}",
                 p.name,
                 p.protocol,
                 p.messages,

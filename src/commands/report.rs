@@ -346,7 +346,7 @@ fn block_ram(generated: &[(String, usize, PathBuf)]) -> Result<Vec<results::Bloc
         let path = dir.join(format!("nt_{}_nic.v", config.replace('-', "_")));
         let verilog = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (rx, tx) = params.memory_bytes();
-        let payload_depth = params.payload_memory_bytes() / 8;
+        let (rx_words, tx_words) = (rx / 8, tx / 8);
         // Keys alive at once at the most: one completion per minimum-size packet for 17/16 of the horizon.
         let keys = (17 * DEFAULT_HORIZON_CYCLES / EPOCHS_PER_HORIZON).div_ceil(MIN_CYCLES_PER_MESSAGE);
         let mut row = results::BlockRamRow { config: config.clone(), memories: Vec::new(), small_kib: 0.0 };
@@ -356,7 +356,9 @@ fn block_ram(generated: &[(String, usize, PathBuf)]) -> Result<Vec<results::Bloc
                 continue;
             };
             let (what, usable) = match (m.depth, m.width as usize) {
-                (d, 64) if d == payload_depth && copies == 2 => ("payload, receive and transmit", Some(kib((rx + tx) * 8))),
+                (d, 64) if d == rx_words && d == tx_words && copies == 2 => ("payload, receive and transmit", Some(kib((rx + tx) * 8))),
+                (d, 64) if d == rx_words && copies == 1 => ("payload, receive", Some(kib(rx * 8))),
+                (d, 64) if d == tx_words && copies == 1 => ("payload, transmit", Some(kib(tx * 8))),
                 (d, SET_ENTRY_BITS) if d == 1 << DELIVERED_SET_BUCKET_BITS => {
                     ("delivered set (2 ways × 8 positions)", Some(kib(keys * SET_ENTRY_BITS as u64)))
                 }

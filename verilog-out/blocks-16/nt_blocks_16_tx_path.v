@@ -156,11 +156,10 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
     wire  timer$timeout_offered;
     wire  [3:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
+    reg  payload$clock;
     reg  [16:0] payload$read_address;
-    reg  payload$read_clock;
     wire  [63:0] payload$read_data;
     reg  [16:0] payload$write_address;
-    reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
     reg  [3:0] w_base_rom$address;
@@ -470,11 +469,10 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         .timeout_meta(timer$timeout_meta)
     );
     nt_blocks_16_tx_path$payload payload(
+        .clock(payload$clock),
         .read_address(payload$read_address),
-        .read_clock(payload$read_clock),
         .read_data(payload$read_data),
         .write_address(payload$write_address),
-        .write_clock(payload$write_clock),
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
     );
@@ -829,8 +827,7 @@ module nt_blocks_16_tx_path(clock,reset,default_credit,timeout_threshold,rtx_fir
         cool_q$clock = clock;
         read_out$clock = clock;
         read_out$reset = reset;
-        payload$read_clock = clock;
-        payload$write_clock = clock;
+        payload$clock = clock;
         now$d = now$q + 32'h1;
         core$reset = reset;
         timer$reset = reset;
@@ -6842,32 +6839,28 @@ module nt_blocks_16_tx_path$now(d,q,clock);
 endmodule // nt_blocks_16_tx_path$now
 
 
-module nt_blocks_16_tx_path$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_blocks_16_tx_path$payload(clock,read_address,read_data,write_address,write_data,write_enable);
 
     // Module arguments
+    input wire  clock;
     input wire  [16:0] read_address;
-    input wire  read_clock;
     output reg  [63:0] read_data;
     input wire  [16:0] write_address;
-    input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[131071:0];
+    reg[63:0] mem[77823:0];
 
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
+    always @(posedge clock) begin
+       read_data <= (read_address <= 17'd77823) ? mem[read_address] : 64'd0;
     end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
+    always @(posedge clock) begin
+       if (write_enable && write_address <= 17'd77823) begin
           mem[write_address] <= write_data;
        end
     end
-
 endmodule // nt_blocks_16_tx_path$payload
 
 

@@ -9470,11 +9470,10 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,resp_fail_reason,rel
     wire  timer$timeout_offered;
     wire  [5:0] timer$timeout_id;
     wire  [7:0] timer$timeout_meta;
+    reg  payload$clock;
     reg  [16:0] payload$read_address;
-    reg  payload$read_clock;
     wire  [63:0] payload$read_data;
     reg  [16:0] payload$write_address;
-    reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
     reg  [5:0] slot_ram$read_address;
@@ -9802,11 +9801,10 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,resp_fail_reason,rel
         .timeout_meta(timer$timeout_meta)
     );
     nt_ndp_64_nic$reassembly$payload payload(
+        .clock(payload$clock),
         .read_address(payload$read_address),
-        .read_clock(payload$read_clock),
         .read_data(payload$read_data),
         .write_address(payload$write_address),
-        .write_clock(payload$write_clock),
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
     );
@@ -10258,8 +10256,7 @@ module nt_ndp_64_nic$reassembly(clock,reset,ingress_timeout,resp_fail_reason,rel
         timer$clock = clock;
         read_out$clock = clock;
         read_out$reset = reset;
-        payload$read_clock = clock;
-        payload$write_clock = clock;
+        payload$clock = clock;
         slot_ram$read_clock = clock;
         slot_ram$write_clock = clock;
         written_ram$read_clock = clock;
@@ -18937,32 +18934,28 @@ module nt_ndp_64_nic$reassembly$now(d,q,clock);
 endmodule // nt_ndp_64_nic$reassembly$now
 
 
-module nt_ndp_64_nic$reassembly$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_64_nic$reassembly$payload(clock,read_address,read_data,write_address,write_data,write_enable);
 
     // Module arguments
+    input wire  clock;
     input wire  [16:0] read_address;
-    input wire  read_clock;
     output reg  [63:0] read_data;
     input wire  [16:0] write_address;
-    input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[131071:0];
+    reg[63:0] mem[118783:0];
 
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
+    always @(posedge clock) begin
+       read_data <= (read_address <= 17'd118783) ? mem[read_address] : 64'd0;
     end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
+    always @(posedge clock) begin
+       if (write_enable && write_address <= 17'd118783) begin
           mem[write_address] <= write_data;
        end
     end
-
 endmodule // nt_ndp_64_nic$reassembly$payload
 
 
@@ -20718,11 +20711,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
     wire  timer$timeout_offered;
     wire  [5:0] timer$timeout_id;
     wire  [23:0] timer$timeout_meta;
+    reg  payload$clock;
     reg  [16:0] payload$read_address;
-    reg  payload$read_clock;
     wire  [63:0] payload$read_data;
     reg  [16:0] payload$write_address;
-    reg  payload$write_clock;
     reg  [63:0] payload$write_data;
     reg  payload$write_enable;
     reg  [5:0] w_base_rom$address;
@@ -21032,11 +21024,10 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         .timeout_meta(timer$timeout_meta)
     );
     nt_ndp_64_nic$tx$payload payload(
+        .clock(payload$clock),
         .read_address(payload$read_address),
-        .read_clock(payload$read_clock),
         .read_data(payload$read_data),
         .write_address(payload$write_address),
-        .write_clock(payload$write_clock),
         .write_data(payload$write_data),
         .write_enable(payload$write_enable)
     );
@@ -21391,8 +21382,7 @@ module nt_ndp_64_nic$tx(clock,reset,default_credit,timeout_threshold,rtx_first_e
         cool_q$clock = clock;
         read_out$clock = clock;
         read_out$reset = reset;
-        payload$read_clock = clock;
-        payload$write_clock = clock;
+        payload$clock = clock;
         now$d = now$q + 32'h1;
         core$reset = reset;
         timer$reset = reset;
@@ -27476,32 +27466,28 @@ module nt_ndp_64_nic$tx$now(d,q,clock);
 endmodule // nt_ndp_64_nic$tx$now
 
 
-module nt_ndp_64_nic$tx$payload(read_address,read_clock,read_data,write_address,write_clock,write_data,write_enable);
+module nt_ndp_64_nic$tx$payload(clock,read_address,read_data,write_address,write_data,write_enable);
 
     // Module arguments
+    input wire  clock;
     input wire  [16:0] read_address;
-    input wire  read_clock;
     output reg  [63:0] read_data;
     input wire  [16:0] write_address;
-    input wire  write_clock;
     input wire  [63:0] write_data;
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[131071:0];
+    reg[63:0] mem[94207:0];
 
-
-
-    always @(posedge read_clock) begin
-       read_data <= mem[read_address];
+    always @(posedge clock) begin
+       read_data <= (read_address <= 17'd94207) ? mem[read_address] : 64'd0;
     end
 
-    always @(posedge write_clock) begin
-       if (write_enable) begin
+    always @(posedge clock) begin
+       if (write_enable && write_address <= 17'd94207) begin
           mem[write_address] <= write_data;
        end
     end
-
 endmodule // nt_ndp_64_nic$tx$payload
 
 

@@ -55,6 +55,21 @@ fn frame_fifos() {
     expect_agreement(run_lockstep_with(NativeStepper::new(FrameFifo::<512, 64, 6>::lossless()), model, &stimulus, CYCLES, seed));
 }
 
+/// A memory of 11 words on 4 address bits: reads and writes at every address, the five beyond
+/// its depth included.
+#[test]
+fn sized_ram() {
+    use nanotransport_hdl::common::sized_ram::{SizedRam, SIZED_RAM_TEST_DEPTH};
+    use nanotransport_sim::cosim::lockstep::run_lockstep_with;
+    use nanotransport_sim::cosim::native::NativeStepper;
+    use rust_hdl::prelude::Bits;
+    let stimulus = Stimulus::new().drive("write_enable", Drive::Bernoulli(0.5));
+    let model = "nt_blocks_16_sized_ram";
+    let seed = seed(model, 77);
+    let native = NativeStepper::new(SizedRam::<Bits<8>, 4>::new(SIZED_RAM_TEST_DEPTH));
+    expect_agreement(run_lockstep_with(native, model, &stimulus, CYCLES, seed));
+}
+
 /// The width converters between the CMAC's 512 bits and a 64-bit NIC.
 #[test]
 fn width_converters() {

@@ -17,17 +17,21 @@ fn a_memory_takes_the_fewest_bram36_over_the_simple_dual_port_shapes() {
     assert_eq!(m(1_023, 18).bram36(), None);
 }
 
-/// The ndp-16 preset's Verilog: two payload memories of 2^17 × 64 bits and the delivered set's
-/// 16 RAMs of 4 096 × 70, 640 BRAM36 together — the count Yosys maps the NIC to.
+/// The ndp-16 preset's Verilog: payload memories of exactly what its size classes use, 816 KiB
+/// receive and 608 KiB transmit (not 2 × 1 MiB, the power of two their addresses span), and the
+/// delivered set's 16 RAMs of 4 096 × 70: 484 BRAM36 together (640 with power-of-two payload
+/// memories).
 #[test]
 fn the_ndp_16_nic_declares_its_payload_memories_and_delivered_set() {
     let verilog = std::fs::read_to_string(repo_root().join("verilog-out/ndp-16/nt_ndp_16_nic.v")).unwrap();
     let all = memories(&verilog);
     let shapes = by_shape(&all);
-    assert_eq!(shapes.get(&Memory { depth: 131_072, width: 64 }), Some(&2));
+    assert_eq!(shapes.get(&Memory { depth: 816 * 128, width: 64 }), Some(&1));
+    assert_eq!(shapes.get(&Memory { depth: 608 * 128, width: 64 }), Some(&1));
+    assert_eq!(shapes.get(&Memory { depth: 131_072, width: 64 }), None);
     assert_eq!(shapes.get(&Memory { depth: 4_096, width: 70 }), Some(&16));
     let tiles: u64 = all.iter().filter_map(|m| m.bram36()).sum();
-    assert_eq!(tiles, 640);
+    assert_eq!(tiles, 204 + 152 + 128);
     // Not an array: a plain register is not a memory; ascending ranges, `signed` and 1-bit
     // elements are memories (the Bolt supply table's ROM is declared `[0:65535]`).
     assert!(memories("    reg[63:0] data;\n    reg[7:0] mem[15:0];\n").len() == 1);

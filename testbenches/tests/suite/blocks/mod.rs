@@ -36,6 +36,7 @@ mod common {
     mod one_hot;
     mod ones_until;
     mod popcount;
+    mod sized_ram;
     mod skid_buffer;
     mod stream_downsizer;
     mod stream_fifo;

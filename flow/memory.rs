@@ -39,19 +39,29 @@ impl Memory {
 /// Every memory array declared in `verilog` (`reg [W-1:0] name [D-1:0];`, either range in
 /// either direction, `signed` or a 1-bit element too), one entry per declaration.
 pub fn memories(verilog: &str) -> Vec<Memory> {
+    memories_by_module(verilog).into_iter().map(|(_, m)| m).collect()
+}
+
+/// [`memories`] with the module each is declared in (a memory built of banks is one module with
+/// several arrays).
+pub fn memories_by_module(verilog: &str) -> Vec<(String, Memory)> {
     let decl = regex::Regex::new(r"^\s*reg\s*(?:signed\s*)?(?:\[(\d+):(\d+)\]\s*)?\w+\s*\[(\d+):(\d+)\]\s*;").expect("a valid pattern");
+    let module = regex::Regex::new(r"^\s*module\s+([^\s(]+)").expect("a valid pattern");
     let span = |a: &str, b: &str| a.parse::<u64>().unwrap_or(0).abs_diff(b.parse::<u64>().unwrap_or(0)) + 1;
-    verilog
-        .lines()
-        .filter_map(|l| decl.captures(l))
-        .map(|c| Memory {
-            width: match (c.get(1), c.get(2)) {
+    let mut current = String::new();
+    let mut found = Vec::new();
+    for line in verilog.lines() {
+        if let Some(c) = module.captures(line) {
+            current = c[1].to_string();
+        } else if let Some(c) = decl.captures(line) {
+            let width = match (c.get(1), c.get(2)) {
                 (Some(a), Some(b)) => span(a.as_str(), b.as_str()),
                 _ => 1,
-            },
-            depth: span(&c[3], &c[4]),
-        })
-        .collect()
+            };
+            found.push((current.clone(), Memory { depth: span(&c[3], &c[4]), width }));
+        }
+    }
+    found
 }
 
 /// The memories by shape: shape → how many.

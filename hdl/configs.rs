@@ -413,6 +413,8 @@ impl NicConfig {
                 ));
                 // PISA primitives (message-count independent, generated once).
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
+                // The 512-bit datapath's parser: the whole header in one beat.
+                blocks.push(("wide_parser", verilog_of(&mut crate::pisa::wide_parser::WideParser::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
                 {
                     use crate::pisa::match_action::{flags_example_program, MatchTable, ACTION_DROP};

@@ -18,14 +18,39 @@
 //! One read and one write per cycle; a read answers one cycle later and sees writes of earlier
 //! cycles (a write to the address read in the same cycle is not forwarded: the old word is read).
 //!
+//! # Structure
+//! A depth of 2^N is one array. Any other depth is built from power-of-two banks, one per set bit
+//! of the depth, largest first ([`banks_of`]; 816 KiB of 64-bit words: 2^16 + 2^15 + 2^12 + 2^11):
+//! each bank maps onto block RAM as a power-of-two memory does, its word is the address's low
+//! bits, and the read picks the bank's output by a bank number registered with the address (one
+//! 4-input multiplexer after the RAMs at 816 KiB, as a 2^17 memory built of four 32K-deep tiles
+//! has). A single deep array of another depth is mapped by Yosys to 512-deep tiles behind a
+//! 204-way read multiplexer: three more logic levels.
+//!
 //! # Addresses at or above the depth
 //! A write there changes nothing and a read there gives 0, in the model and in the Verilog
-//! (`read_data` is registered from a guarded select). The blocks that use it never form such
-//! an address (their buffer layouts end at the depth); the guard makes the outcome defined.
+//! (a registered in-range bit clears the read). The blocks that use it never form such an
+//! address (their buffer layouts end at the depth); the guard makes the outcome defined.
 
 use rust_hdl::core::timing::TimingInfo;
 use rust_hdl::prelude::*;
 use std::collections::BTreeMap;
+
+/// The banks a memory of `depth` words on `n` address bits is built from: one per set bit of the
+/// depth, largest first, as (address bits of the bank, first word). Each bank starts at a multiple
+/// of twice its size, so a word's index in its bank is the address's low bits.
+pub fn banks_of(depth: u64, n: usize) -> Vec<(u32, u64)> {
+    let mut base = 0;
+    (0..n.min(63) as u32)
+        .rev()
+        .filter(|k| depth >> k & 1 == 1)
+        .map(|k| {
+            let bank = (k, base);
+            base += 1 << k;
+            bank
+        })
+        .collect()
+}
 
 /// Depth of the `sized_ram` block of the `blocks-16` bundle (lockstep): 11 of 16 addresses.
 pub const SIZED_RAM_TEST_DEPTH: u64 = 11;
@@ -92,32 +117,63 @@ impl<D: Synth, const N: usize> Logic for SizedRam<D, N> {
     }
 
     fn hdl(&self) -> Verilog {
-        let last = self._depth - 1;
-        // A whole power of two needs no guard: every address is in the array.
-        let (read, write) = if self._depth == 1u64 << N {
-            ("read_data <= mem[read_address];".to_string(), "if (write_enable) begin".to_string())
-        } else {
-            (
-                format!("read_data <= (read_address <= {N}'d{last}) ? mem[read_address] : {}'d0;", D::BITS),
-                format!("if (write_enable && write_address <= {N}'d{last}) begin"),
-            )
-        };
-        Verilog::Custom(format!(
-            "\
+        let (w, depth) = (D::BITS, self._depth);
+        let msb = w - 1;
+        // A whole power of two: one array, every address in it.
+        if N < 64 && depth == 1u64 << N {
+            return Verilog::Custom(format!(
+                "\
 reg[{msb}:0] mem[{last}:0];
 
 always @(posedge clock) begin
-   {read}
+   read_data <= mem[read_address];
 end
 
 always @(posedge clock) begin
-   {write}
+   if (write_enable) begin
       mem[write_address] <= write_data;
    end
 end
 ",
-            msb = D::BITS - 1,
-        ))
+                last = depth - 1
+            ));
+        }
+        let banks = banks_of(depth, N);
+        let sel_bits = (usize::BITS - (banks.len().max(2) - 1).leading_zeros()) as usize;
+        let index = |k: u32, address: &str| if k == 0 { "0".to_string() } else { format!("{address}[{}:0]", k - 1) };
+        let mut v = String::new();
+        for (i, (k, _)) in banks.iter().enumerate() {
+            v += &format!("reg[{msb}:0] mem{i}[{}:0];\nreg[{msb}:0] bank_data{i};\n", (1u64 << k) - 1);
+        }
+        v += &format!("reg[{}:0] read_bank;\nreg read_in_range;\n\nalways @(posedge clock) begin\n", sel_bits - 1);
+        for (i, (k, _)) in banks.iter().enumerate() {
+            v += &format!("   bank_data{i} <= mem{i}[{}];\n", index(*k, "read_address"));
+        }
+        // An address is in bank (k, base) when its bits above k are base's: banks are aligned to
+        // twice their size, so a bank is picked by equality on a few high bits (no comparator).
+        let in_bank = |k: u32, base: u64, address: &str| format!("({address}[{}:{k}] == {}'d{})", N - 1, N as u32 - k, base >> k);
+        let mut select = format!("{sel_bits}'d{}", banks.len() - 1);
+        for (i, (k, base)) in banks.iter().enumerate().rev().skip(1) {
+            select = format!("{} ? {sel_bits}'d{i} : {select}", in_bank(*k, *base, "read_address"));
+        }
+        let in_range = banks.iter().map(|(k, base)| in_bank(*k, *base, "read_address")).collect::<Vec<_>>().join(" | ");
+        v += &format!("   read_bank <= {select};\n   read_in_range <= {in_range};\nend\n\nalways @(posedge clock) begin\n");
+        for (i, (k, base)) in banks.iter().enumerate() {
+            v += &format!(
+                "   if (write_enable && {}) begin\n      mem{i}[{}] <= write_data;\n   end\n",
+                in_bank(*k, *base, "write_address"),
+                index(*k, "write_address")
+            );
+        }
+        v += "end\n\n// The bank read last cycle; 0 beyond the depth.\nalways @(*) begin\n   case (read_bank)\n";
+        for i in 0..banks.len() - 1 {
+            v += &format!("      {sel_bits}'d{i}: read_data = bank_data{i};\n");
+        }
+        v += &format!(
+            "      default: read_data = bank_data{};\n   endcase\n   if (!read_in_range) begin\n      read_data = {w}'d0;\n   end\nend\n",
+            banks.len() - 1
+        );
+        Verilog::Custom(v)
     }
 
     fn timing(&self) -> Vec<TimingInfo> {

@@ -4,10 +4,12 @@
 pub mod deparser;
 pub mod dual_port_memory;
 pub mod frame_length_check;
+pub mod header_fields;
 pub mod ingress_front;
 pub mod match_action;
 pub mod parser;
 pub mod priority_scheduler;
 pub mod register_extern;
 pub mod waiting_queue;
+pub mod wide_parser;
 pub mod wire;

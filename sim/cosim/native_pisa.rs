@@ -2,13 +2,19 @@
 
 use crate::native_dut;
 
-native_dut!(nanotransport_hdl::pisa::parser::Parser, clocked: true,
-    inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
-    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis_tfirst,
-              hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip,
-              hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset,
-              hdr_pull_offset, hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class, frame_count,
-              not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count]);
+/// The parsers at either width have the same ports.
+macro_rules! parser_dut {
+    ($($ty:ty),*) => {$(
+        native_dut!($ty, clocked: true,
+            inputs: [reset, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+            outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, m_axis_tfirst,
+                      hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip,
+                      hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset,
+                      hdr_pull_offset, hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class, frame_count,
+                      not_ipv4_count, wrong_protocol_count, too_short_count, bad_checksum_count, bad_flags_count]);
+    )*};
+}
+parser_dut!(nanotransport_hdl::pisa::parser::Parser, nanotransport_hdl::pisa::wide_parser::WideParser);
 
 native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
     inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,

@@ -38,6 +38,26 @@ pub trait Ports {
         let p = self.port_named(name);
         self.get_port(p)
     }
+    /// Writes an input of any width as little-endian 64-bit words (here: a port of at most 64
+    /// bits; the models with wide ports override it).
+    fn set_port_words(&mut self, port: PortId, words: &[u64]) {
+        assert!(words.iter().skip(1).all(|w| *w == 0), "a value wider than 64 bits for a narrow port");
+        self.set_port(port, words.first().copied().unwrap_or(0));
+    }
+    /// Reads a port of any width as little-endian 64-bit words (here: its low 64 bits).
+    fn get_port_words(&mut self, port: PortId) -> Vec<u64> {
+        vec![self.get_port(port)]
+    }
+    /// Writes the input named `name`, of any width.
+    fn set_wide(&mut self, name: &str, words: &[u64]) {
+        let p = self.port_named(name);
+        self.set_port_words(p, words)
+    }
+    /// Reads the port named `name`, of any width.
+    fn get_wide(&mut self, name: &str) -> Vec<u64> {
+        let p = self.port_named(name);
+        self.get_port_words(p)
+    }
 }
 
 impl Ports for VerilatedModel {
@@ -58,6 +78,12 @@ impl Ports for VerilatedModel {
     }
     fn tick(&mut self) {
         VerilatedModel::tick(self)
+    }
+    fn set_port_words(&mut self, port: PortId, words: &[u64]) {
+        VerilatedModel::set_words(self, port, words)
+    }
+    fn get_port_words(&mut self, port: PortId) -> Vec<u64> {
+        VerilatedModel::get_words(self, port)
     }
 }
 
@@ -80,6 +106,14 @@ impl<D: NativeDut> Ports for NativeStepper<D> {
     }
     fn tick(&mut self) {
         NativeStepper::tick(self)
+    }
+    fn set_port_words(&mut self, port: PortId, words: &[u64]) {
+        assert!(port.0 < D::INPUTS.len(), "port {} is an output", D::OUTPUTS[port.0 - D::INPUTS.len()]);
+        self.dut.set_input(port.0, words);
+    }
+    fn get_port_words(&mut self, port: PortId) -> Vec<u64> {
+        assert!(port.0 >= D::INPUTS.len(), "port {} is an input", D::INPUTS[port.0]);
+        self.dut.get_output(port.0 - D::INPUTS.len())
     }
 }
 
@@ -212,9 +246,15 @@ impl<D: NativeDut> Ports for Lockstep<D> {
         self.verilated.port(name)
     }
     fn set_port(&mut self, port: PortId, value: u64) {
-        self.set_words(port, &[value]);
+        Lockstep::set_words(self, port, &[value]);
     }
     fn get_port(&mut self, port: PortId) -> u64 {
+        self.get_port_words(port)[0]
+    }
+    fn set_port_words(&mut self, port: PortId, words: &[u64]) {
+        Lockstep::set_words(self, port, words);
+    }
+    fn get_port_words(&mut self, port: PortId) -> Vec<u64> {
         let b = self.verilated.get_words(port);
         if let Some(o) = self.native_output[port.0] {
             let a = self.native.dut.get_output(o);
@@ -230,7 +270,7 @@ impl<D: NativeDut> Ports for Lockstep<D> {
             }
             self.comparisons += 1;
         }
-        b[0]
+        b
     }
     fn eval(&mut self) {
         if let Err(d) = self.compare() {

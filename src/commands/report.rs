@@ -335,7 +335,7 @@ const TABLE_3_2: [(usize, u64, u64); 2] = [(16, 6_999, 5_043), (128, 23_578, 8_9
 /// The memories of each [`SYNTH_CONFIGS`] NIC that was generated, from its Verilog, with what its
 /// parameter set can use of the large ones.
 fn block_ram(generated: &[(String, usize, PathBuf)]) -> Result<Vec<results::BlockRamRow>, String> {
-    use nanotransport_flow::memory::{by_shape, memories};
+    use nanotransport_flow::memory::{by_shape, memories_by_module, Memory};
     use nanotransport_hdl::nic::delivered_set::{
         DEFAULT_HORIZON_CYCLES, DELIVERED_SET_BUCKET_BITS, EPOCHS_PER_HORIZON, MIN_CYCLES_PER_MESSAGE, SET_ENTRY_BITS,
     };
@@ -346,19 +346,35 @@ fn block_ram(generated: &[(String, usize, PathBuf)]) -> Result<Vec<results::Bloc
         let path = dir.join(format!("nt_{}_nic.v", config.replace('-', "_")));
         let verilog = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let (rx, tx) = params.memory_bytes();
-        let (rx_words, tx_words) = (rx / 8, tx / 8);
         // Keys alive at once at the most: one completion per minimum-size packet for 17/16 of the horizon.
         let keys = (17 * DEFAULT_HORIZON_CYCLES / EPOCHS_PER_HORIZON).div_ceil(MIN_CYCLES_PER_MESSAGE);
         let mut row = results::BlockRamRow { config: config.clone(), memories: Vec::new(), small_kib: 0.0 };
-        for (m, copies) in by_shape(&memories(&verilog)) {
+        // The payload memories, each one module of power-of-two banks, as one row each.
+        let all = memories_by_module(&verilog);
+        for (suffix, what, used) in [("$reassembly$payload", "payload, receive", rx), ("$tx$payload", "payload, transmit", tx)] {
+            let banks: Vec<_> = all.iter().filter(|(module, _)| module.ends_with(suffix)).map(|(_, m)| *m).collect();
+            if banks.is_empty() {
+                continue;
+            }
+            let bits: u64 = banks.iter().map(|m| m.bits()).sum();
+            row.memories.push(results::MemoryRow {
+                what: format!("{what} ({} bank{})", banks.len(), if banks.len() == 1 { "" } else { "s" }),
+                depth: banks.iter().map(|m| m.depth).sum(),
+                width: banks[0].width,
+                copies: 1,
+                provisioned_kib: kib(bits),
+                usable_kib: Some(kib(used * 8)),
+                bram36: banks.iter().filter_map(|m| m.bram36()).sum(),
+            });
+        }
+        let payload = |module: &str| module.ends_with("$reassembly$payload") || module.ends_with("$tx$payload");
+        let others: Vec<Memory> = all.iter().filter(|(module, _)| !payload(module)).map(|(_, m)| *m).collect();
+        for (m, copies) in by_shape(&others) {
             let Some(tiles) = m.bram36() else {
                 row.small_kib += kib(m.bits() * copies);
                 continue;
             };
             let (what, usable) = match (m.depth, m.width as usize) {
-                (d, 64) if d == rx_words && d == tx_words && copies == 2 => ("payload, receive and transmit", Some(kib((rx + tx) * 8))),
-                (d, 64) if d == rx_words && copies == 1 => ("payload, receive", Some(kib(rx * 8))),
-                (d, 64) if d == tx_words && copies == 1 => ("payload, transmit", Some(kib(tx * 8))),
                 (d, SET_ENTRY_BITS) if d == 1 << DELIVERED_SET_BUCKET_BITS => {
                     ("delivered set (2 ways × 8 positions)", Some(kib(keys * SET_ENTRY_BITS as u64)))
                 }

@@ -9620,15 +9620,58 @@ module nt_blocks_128_reassembly$payload(clock,read_address,read_data,write_addre
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[126975:0];
+    reg[63:0] mem0[65535:0];
+    reg[63:0] bank_data0;
+    reg[63:0] mem1[32767:0];
+    reg[63:0] bank_data1;
+    reg[63:0] mem2[16383:0];
+    reg[63:0] bank_data2;
+    reg[63:0] mem3[8191:0];
+    reg[63:0] bank_data3;
+    reg[63:0] mem4[4095:0];
+    reg[63:0] bank_data4;
+    reg[2:0] read_bank;
+    reg read_in_range;
 
     always @(posedge clock) begin
-       read_data <= (read_address <= 17'd126975) ? mem[read_address] : 64'd0;
+       bank_data0 <= mem0[read_address[15:0]];
+       bank_data1 <= mem1[read_address[14:0]];
+       bank_data2 <= mem2[read_address[13:0]];
+       bank_data3 <= mem3[read_address[12:0]];
+       bank_data4 <= mem4[read_address[11:0]];
+       read_bank <= (read_address[16:16] == 1'd0) ? 3'd0 : (read_address[16:15] == 2'd2) ? 3'd1 : (read_address[16:14] == 3'd6) ? 3'd2 : (read_address[16:13] == 4'd14) ? 3'd3 : 3'd4;
+       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:14] == 3'd6) | (read_address[16:13] == 4'd14) | (read_address[16:12] == 5'd30);
     end
 
     always @(posedge clock) begin
-       if (write_enable && write_address <= 17'd126975) begin
-          mem[write_address] <= write_data;
+       if (write_enable && (write_address[16:16] == 1'd0)) begin
+          mem0[write_address[15:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:15] == 2'd2)) begin
+          mem1[write_address[14:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:14] == 3'd6)) begin
+          mem2[write_address[13:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:13] == 4'd14)) begin
+          mem3[write_address[12:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:12] == 5'd30)) begin
+          mem4[write_address[11:0]] <= write_data;
+       end
+    end
+
+    // The bank read last cycle; 0 beyond the depth.
+    always @(*) begin
+       case (read_bank)
+          3'd0: read_data = bank_data0;
+          3'd1: read_data = bank_data1;
+          3'd2: read_data = bank_data2;
+          3'd3: read_data = bank_data3;
+          default: read_data = bank_data4;
+       endcase
+       if (!read_in_range) begin
+          read_data = 64'd0;
        end
     end
 endmodule // nt_blocks_128_reassembly$payload

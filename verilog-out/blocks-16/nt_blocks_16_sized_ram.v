@@ -10,15 +10,44 @@ module nt_blocks_16_sized_ram(clock,read_address,read_data,write_address,write_d
     input wire  write_enable;
 
     // Update code (custom)
-    reg[7:0] mem[10:0];
+    reg[7:0] mem0[7:0];
+    reg[7:0] bank_data0;
+    reg[7:0] mem1[1:0];
+    reg[7:0] bank_data1;
+    reg[7:0] mem2[0:0];
+    reg[7:0] bank_data2;
+    reg[1:0] read_bank;
+    reg read_in_range;
 
     always @(posedge clock) begin
-       read_data <= (read_address <= 4'd10) ? mem[read_address] : 8'd0;
+       bank_data0 <= mem0[read_address[2:0]];
+       bank_data1 <= mem1[read_address[0:0]];
+       bank_data2 <= mem2[0];
+       read_bank <= (read_address[3:3] == 1'd0) ? 2'd0 : (read_address[3:1] == 3'd4) ? 2'd1 : 2'd2;
+       read_in_range <= (read_address[3:3] == 1'd0) | (read_address[3:1] == 3'd4) | (read_address[3:0] == 4'd10);
     end
 
     always @(posedge clock) begin
-       if (write_enable && write_address <= 4'd10) begin
-          mem[write_address] <= write_data;
+       if (write_enable && (write_address[3:3] == 1'd0)) begin
+          mem0[write_address[2:0]] <= write_data;
+       end
+       if (write_enable && (write_address[3:1] == 3'd4)) begin
+          mem1[write_address[0:0]] <= write_data;
+       end
+       if (write_enable && (write_address[3:0] == 4'd10)) begin
+          mem2[0] <= write_data;
+       end
+    end
+
+    // The bank read last cycle; 0 beyond the depth.
+    always @(*) begin
+       case (read_bank)
+          2'd0: read_data = bank_data0;
+          2'd1: read_data = bank_data1;
+          default: read_data = bank_data2;
+       endcase
+       if (!read_in_range) begin
+          read_data = 8'd0;
        end
     end
 endmodule // nt_blocks_16_sized_ram

@@ -47721,15 +47721,51 @@ module nt_homa_16_nic$reassembly$payload(clock,read_address,read_data,write_addr
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[104447:0];
+    reg[63:0] mem0[65535:0];
+    reg[63:0] bank_data0;
+    reg[63:0] mem1[32767:0];
+    reg[63:0] bank_data1;
+    reg[63:0] mem2[4095:0];
+    reg[63:0] bank_data2;
+    reg[63:0] mem3[2047:0];
+    reg[63:0] bank_data3;
+    reg[1:0] read_bank;
+    reg read_in_range;
 
     always @(posedge clock) begin
-       read_data <= (read_address <= 17'd104447) ? mem[read_address] : 64'd0;
+       bank_data0 <= mem0[read_address[15:0]];
+       bank_data1 <= mem1[read_address[14:0]];
+       bank_data2 <= mem2[read_address[11:0]];
+       bank_data3 <= mem3[read_address[10:0]];
+       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:15] == 2'd2) ? 2'd1 : (read_address[16:12] == 5'd24) ? 2'd2 : 2'd3;
+       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:12] == 5'd24) | (read_address[16:11] == 6'd50);
     end
 
     always @(posedge clock) begin
-       if (write_enable && write_address <= 17'd104447) begin
-          mem[write_address] <= write_data;
+       if (write_enable && (write_address[16:16] == 1'd0)) begin
+          mem0[write_address[15:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:15] == 2'd2)) begin
+          mem1[write_address[14:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:12] == 5'd24)) begin
+          mem2[write_address[11:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:11] == 6'd50)) begin
+          mem3[write_address[10:0]] <= write_data;
+       end
+    end
+
+    // The bank read last cycle; 0 beyond the depth.
+    always @(*) begin
+       case (read_bank)
+          2'd0: read_data = bank_data0;
+          2'd1: read_data = bank_data1;
+          2'd2: read_data = bank_data2;
+          default: read_data = bank_data3;
+       endcase
+       if (!read_in_range) begin
+          read_data = 64'd0;
        end
     end
 endmodule // nt_homa_16_nic$reassembly$payload
@@ -56181,15 +56217,44 @@ module nt_homa_16_nic$tx$payload(clock,read_address,read_data,write_address,writ
     input wire  write_enable;
 
     // Update code (custom)
-    reg[63:0] mem[77823:0];
+    reg[63:0] mem0[65535:0];
+    reg[63:0] bank_data0;
+    reg[63:0] mem1[8191:0];
+    reg[63:0] bank_data1;
+    reg[63:0] mem2[4095:0];
+    reg[63:0] bank_data2;
+    reg[1:0] read_bank;
+    reg read_in_range;
 
     always @(posedge clock) begin
-       read_data <= (read_address <= 17'd77823) ? mem[read_address] : 64'd0;
+       bank_data0 <= mem0[read_address[15:0]];
+       bank_data1 <= mem1[read_address[12:0]];
+       bank_data2 <= mem2[read_address[11:0]];
+       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:13] == 4'd8) ? 2'd1 : 2'd2;
+       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:13] == 4'd8) | (read_address[16:12] == 5'd18);
     end
 
     always @(posedge clock) begin
-       if (write_enable && write_address <= 17'd77823) begin
-          mem[write_address] <= write_data;
+       if (write_enable && (write_address[16:16] == 1'd0)) begin
+          mem0[write_address[15:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:13] == 4'd8)) begin
+          mem1[write_address[12:0]] <= write_data;
+       end
+       if (write_enable && (write_address[16:12] == 5'd18)) begin
+          mem2[write_address[11:0]] <= write_data;
+       end
+    end
+
+    // The bank read last cycle; 0 beyond the depth.
+    always @(*) begin
+       case (read_bank)
+          2'd0: read_data = bank_data0;
+          2'd1: read_data = bank_data1;
+          default: read_data = bank_data2;
+       endcase
+       if (!read_in_range) begin
+          read_data = 64'd0;
        end
     end
 endmodule // nt_homa_16_nic$tx$payload

@@ -18,16 +18,24 @@ fn a_memory_takes_the_fewest_bram36_over_the_simple_dual_port_shapes() {
 }
 
 /// The ndp-16 preset's Verilog: payload memories of exactly what its size classes use, 816 KiB
-/// receive and 608 KiB transmit (not 2 × 1 MiB, the power of two their addresses span), and the
-/// delivered set's 16 RAMs of 4 096 × 70: 484 BRAM36 together (640 with power-of-two payload
-/// memories).
+/// receive and 608 KiB transmit (not 2 × 1 MiB, the power of two their addresses span), each of
+/// power-of-two banks, and the delivered set's 16 RAMs of 4 096 × 70: 484 BRAM36 together (640
+/// with power-of-two payload memories).
 #[test]
 fn the_ndp_16_nic_declares_its_payload_memories_and_delivered_set() {
+    use nanotransport_flow::memory::memories_by_module;
     let verilog = std::fs::read_to_string(repo_root().join("verilog-out/ndp-16/nt_ndp_16_nic.v")).unwrap();
     let all = memories(&verilog);
+    let banks = |suffix: &str| -> Vec<u64> {
+        memories_by_module(&verilog)
+            .into_iter()
+            .filter(|(module, m)| module.ends_with(suffix) && m.width == 64)
+            .map(|(_, m)| m.depth)
+            .collect()
+    };
+    assert_eq!(banks("$reassembly$payload"), vec![65_536, 32_768, 4_096, 2_048], "816 KiB = 512 + 256 + 32 + 16 KiB");
+    assert_eq!(banks("$tx$payload"), vec![65_536, 8_192, 4_096], "608 KiB = 512 + 64 + 32 KiB");
     let shapes = by_shape(&all);
-    assert_eq!(shapes.get(&Memory { depth: 816 * 128, width: 64 }), Some(&1));
-    assert_eq!(shapes.get(&Memory { depth: 608 * 128, width: 64 }), Some(&1));
     assert_eq!(shapes.get(&Memory { depth: 131_072, width: 64 }), None);
     assert_eq!(shapes.get(&Memory { depth: 4_096, width: 70 }), Some(&16));
     let tiles: u64 = all.iter().filter_map(|m| m.bram36()).sum();

@@ -1,8 +1,10 @@
-//! PISA parser: frames from the MAC (good and bad, random lengths, random back-pressure) against
-//! the reference model (`reference/pisa.rs`); the same in lockstep (rust-hdl against Verilator,
-//! every output every cycle); latency and throughput measured on the Verilator model.
+//! PISA parsers, 64-bit and 512-bit: frames from the MAC (good and bad, random lengths, random
+//! back-pressure) against the reference model (`reference/pisa.rs`); the same in lockstep
+//! (rust-hdl against Verilator, every output every cycle); latency and throughput measured on the
+//! Verilator model.
 
 use nanotransport_hdl::pisa::parser::Parser;
+use nanotransport_hdl::pisa::wide_parser::WideParser;
 use nanotransport_hdl::pisa::wire::*;
 use nanotransport_reference::pisa::{parse, DropReason, Header};
 use nanotransport_sim::cosim::native::NativeStepper;
@@ -13,7 +15,21 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
-const MODEL: &str = "nt_blocks_16_parser";
+/// One parser's datapath: its Verilator model, bytes per beat and latency (first beat in →
+/// header fields and first payload beat out).
+#[derive(Clone, Copy)]
+struct Width {
+    model: &'static str,
+    beat_bytes: usize,
+    latency: u64,
+    /// Prefix of the seed names and printed lines.
+    name: &'static str,
+}
+
+const NARROW_PARSER: Width = Width { model: "nt_blocks_16_parser", beat_bytes: 8, latency: 8, name: "parser" };
+const WIDE_PARSER: Width = Width { model: "nt_blocks_16_wide_parser", beat_bytes: 64, latency: 1, name: "wide_parser" };
+const NARROW: usize = NARROW_PARSER.beat_bytes;
+const WIDE: usize = WIDE_PARSER.beat_bytes;
 const PROTO: u8 = NDP_IP_PROTOCOL;
 
 const HDR_PORTS: [&str; 18] = [
@@ -154,7 +170,8 @@ struct Run {
 const COUNTERS: [&str; 6] =
     ["frame_count", "not_ipv4_count", "wrong_protocol_count", "too_short_count", "bad_checksum_count", "bad_flags_count"];
 
-fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng) -> Run {
+/// Offers `frames` as beats of `beat_bytes` (8 or 64) and collects what comes out.
+fn drive(io: &mut dyn Ports, beat_bytes: usize, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng) -> Run {
     let mut run = Run::default();
     io.set("reset", 1);
     io.set("s_axis$tvalid", 0);
@@ -169,18 +186,21 @@ fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng)
         if !offering && frame < frames.len() {
             offering = rng.gen_bool(env.offer);
         }
-        let (mut data, mut keep, mut last) = (rng.gen::<u64>(), rng.gen::<u64>() & 0xff, rng.gen_bool(0.5));
+        let lanes_mask = if beat_bytes == 64 { u64::MAX } else { (1u64 << beat_bytes) - 1 };
+        let mut data: Vec<u64> = (0..beat_bytes / 8).map(|_| rng.gen()).collect();
+        let (mut keep, mut last) = (rng.gen::<u64>() & lanes_mask, rng.gen_bool(0.5));
         if offering {
             let f = &frames[frame];
-            let bytes = &f[beat * 8..(beat * 8 + 8).min(f.len())];
+            let bytes = &f[beat * beat_bytes..(beat * beat_bytes + beat_bytes).min(f.len())];
             keep = 0;
             for (i, b) in bytes.iter().enumerate() {
-                data = (data & !(0xff << (8 * i))) | ((*b as u64) << (8 * i));
+                let (w, k) = (i / 8, i % 8);
+                data[w] = (data[w] & !(0xff << (8 * k))) | ((*b as u64) << (8 * k));
                 keep |= 1 << i;
             }
-            last = (beat + 1) * 8 >= f.len();
+            last = (beat + 1) * beat_bytes >= f.len();
         }
-        io.set("s_axis$tdata", data);
+        io.set_wide("s_axis$tdata", &data);
         io.set("s_axis$tkeep", keep);
         io.set("s_axis$tlast", last as u64);
         io.set("s_axis$tvalid", offering as u64);
@@ -211,10 +231,10 @@ fn drive(io: &mut dyn Ports, frames: &[Vec<u8>], env: Env, rng: &mut ChaCha8Rng)
                 run.first_out_cycle.push(cycle);
             }
             let cur = current.as_mut().unwrap_or_else(|| panic!("a beat without a first beat at cycle {cycle}"));
-            let (d, k) = (io.get("m_axis$tdata"), io.get("m_axis$tkeep"));
-            for i in 0..8 {
+            let (d, k) = (io.get_wide("m_axis$tdata"), io.get("m_axis$tkeep"));
+            for i in 0..beat_bytes {
                 if k >> i & 1 == 1 {
-                    cur.1.push((d >> (8 * i)) as u8);
+                    cur.1.push((d[i / 8] >> (8 * (i % 8))) as u8);
                 }
             }
             if io.get("m_axis$tlast") == 1 {
@@ -274,7 +294,7 @@ fn unit_latency_is_eight_cycles() {
     let hs = [random_header(&mut rng), random_header(&mut rng)];
     let fs: Vec<Vec<u8>> = hs.iter().map(|h| h.frame(PROTO, &[0x5a; 16])).collect();
     let mut native = NativeStepper::<Parser>::default();
-    let run = drive(&mut native, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
+    let run = drive(&mut native, NARROW, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
     check(&fs, &run);
     assert_eq!(run.first_in_cycle, vec![0, 10]);
     assert_eq!(run.first_out_cycle, vec![8, 18], "first beat in → header fields and first payload beat out");
@@ -282,64 +302,79 @@ fn unit_latency_is_eight_cycles() {
     println!("parser latency: first beat in → header fields valid: {} cycles (floor at 64 bits: 8)", run.first_out_cycle[0]);
 }
 
-/// Lockstep: rust-hdl against Verilator on random good and bad frames with back-pressure.
-#[test]
-fn lockstep_random_frames() {
-    let s = seed("pisa_parser_lockstep", 501);
-    let mut rng = ChaCha8Rng::seed_from_u64(s);
-    let fs = frames(&mut rng, 400);
-    let mut io = Lockstep::<Parser>::new(MODEL).unwrap();
-    let run = drive(&mut io, &fs, Env { offer: 0.8, ready: 0.7 }, &mut rng);
+/// Lockstep: rust-hdl against Verilator on random good and bad frames with back-pressure, at
+/// least 10 000 cycles.
+fn lockstep_frames<D: nanotransport_sim::cosim::native::NativeDut>(w: Width, frame_count: usize, default_seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed(&format!("pisa_{}_lockstep", w.name), default_seed));
+    let fs = frames(&mut rng, frame_count);
+    let mut io = Lockstep::<D>::new(w.model).unwrap();
+    let run = drive(&mut io, w.beat_bytes, &fs, Env { offer: 0.8, ready: 0.7 }, &mut rng);
     check(&fs, &run);
     assert!(run.cycles >= 10_000, "lockstep ran {} cycles", run.cycles);
-    println!("parser lockstep: {} cycles, {} comparisons, {} frames passed", run.cycles, io.comparisons, run.out.len());
+    println!("{} lockstep: {} cycles, {} comparisons, {} frames passed", w.name, run.cycles, io.comparisons, run.out.len());
 }
 
-/// Reference model on the Verilator model: many frames, every bad-input kind, counters exact.
 #[test]
-fn model_random_frames_on_verilator() {
-    let s = seed("pisa_parser_model", 502);
-    let mut rng = ChaCha8Rng::seed_from_u64(s);
+fn lockstep_random_frames() {
+    lockstep_frames::<Parser>(NARROW_PARSER, 400, 501);
+}
+
+#[test]
+fn wide_lockstep_random_frames() {
+    lockstep_frames::<WideParser>(WIDE_PARSER, 2200, 505);
+}
+
+/// Reference model on the Verilator model: many frames, every bad-input kind, counters exact,
+/// under three offer / back-pressure mixes.
+fn model_runs(w: Width, default_seed: u64) {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed(&format!("pisa_{}_model", w.name), default_seed));
     for env in [Env { offer: 1.0, ready: 1.0 }, Env { offer: 0.5, ready: 0.5 }, Env { offer: 0.95, ready: 0.3 }] {
         let fs = frames(&mut rng, 10_000);
-        let mut io = VerilatedModel::new(MODEL).unwrap();
-        let run = drive(&mut io, &fs, env, &mut rng);
+        let mut io = VerilatedModel::new(w.model).unwrap();
+        let run = drive(&mut io, w.beat_bytes, &fs, env, &mut rng);
         let drops = check(&fs, &run);
         for r in [DropReason::TooShort, DropReason::NotIpv4, DropReason::WrongProtocol, DropReason::BadChecksum, DropReason::BadFlags] {
             assert!(drops.get(&r).copied().unwrap_or(0) > 0, "the run has no {r:?} frame");
         }
+        let mut counters: Vec<_> = run.counters.iter().collect();
+        counters.sort();
         println!(
-            "parser model run (offer {}, ready {}): {} frames, {} cycles, counters {:?}",
+            "{} model run (offer {}, ready {}): {} frames, {} cycles, counters {counters:?}",
+            w.name,
             env.offer,
             env.ready,
             fs.len(),
-            run.cycles,
-            {
-                let mut c: Vec<_> = run.counters.iter().collect();
-                c.sort();
-                c
-            }
+            run.cycles
         );
     }
 }
 
-/// Back to back at full rate: one beat per cycle in, no stall, every frame in ceil(n/8) cycles.
 #[test]
-fn throughput_back_to_back() {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed("pisa_parser_throughput", 503));
+fn model_random_frames_on_verilator() {
+    model_runs(NARROW_PARSER, 502);
+}
+
+#[test]
+fn wide_model_random_frames_on_verilator() {
+    model_runs(WIDE_PARSER, 506);
+}
+
+/// Back to back at full rate: one beat per cycle in, no stall, every frame in
+/// ceil(n / beat bytes) cycles, the parser's latency for every passed frame.
+fn throughput(w: Width, payload_lens: [usize; 5], default_seed: u64) -> Run {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed(&format!("pisa_{}_throughput", w.name), default_seed));
     let mut fs = Vec::new();
     for i in 0..2000 {
-        let payload_len = [1usize, 0, 16, 200, 1024][i % 5];
-        fs.push(random_header(&mut rng).frame(PROTO, &vec![0xab; payload_len]));
+        fs.push(random_header(&mut rng).frame(PROTO, &vec![0xab; payload_lens[i % 5]]));
     }
     fs.extend(frames(&mut rng, 500));
-    let mut io = VerilatedModel::new(MODEL).unwrap();
-    let run = drive(&mut io, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
+    let mut io = VerilatedModel::new(w.model).unwrap();
+    let run = drive(&mut io, w.beat_bytes, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
     check(&fs, &run);
-    let beats: u64 = fs.iter().map(|f| f.len().div_ceil(8) as u64).sum();
+    let beats: u64 = fs.iter().map(|f| f.len().div_ceil(w.beat_bytes) as u64).sum();
     assert_eq!(run.in_beats, beats);
     assert_eq!(run.in_stalls, 0, "input stalls at full rate");
-    let span = run.first_in_cycle.last().unwrap() - run.first_in_cycle[0] + fs.last().unwrap().len().div_ceil(8) as u64;
+    let span = run.first_in_cycle.last().unwrap() - run.first_in_cycle[0] + fs.last().unwrap().len().div_ceil(w.beat_bytes) as u64;
     assert_eq!(span, beats, "frames follow each other without bubbles");
     let lat: Vec<u64> = run
         .first_out_cycle
@@ -347,27 +382,67 @@ fn throughput_back_to_back() {
         .zip(fs.iter().zip(&run.first_in_cycle).filter(|(f, _)| parse(f, PROTO).is_ok()).map(|(_, c)| *c))
         .map(|(o, i)| o - i)
         .collect();
-    assert!(lat.iter().all(|&l| l == 8), "latency of every passed frame is 8 cycles");
+    assert!(lat.iter().all(|&l| l == w.latency), "latency of every passed frame is {} cycles", w.latency);
     println!(
-        "parser throughput: {} beats in {} cycles ({:.3} beats/cycle), 0 idle beats, latency 8 cycles for all {} passed frames",
+        "{} throughput: {} beats in {} cycles ({:.3} beats/cycle), 0 idle beats, latency {} cycles for all {} passed frames",
+        w.name,
         beats,
         span,
         beats as f64 / span as f64,
+        w.latency,
         lat.len()
     );
+    run
+}
+
+#[test]
+fn throughput_back_to_back() {
+    throughput(NARROW_PARSER, [1, 0, 16, 200, 1024], 503);
+}
+
+/// At 512 bits a 65-byte frame (1 byte of payload) takes 2 cycles.
+#[test]
+fn wide_throughput_back_to_back() {
+    let run = throughput(WIDE_PARSER, [1, 0, 64, 65, 1024], 507);
+    assert_eq!(run.first_in_cycle[1] - run.first_in_cycle[0], 2, "a 65-byte frame takes 2 cycles");
 }
 
 /// Lockstep on raw random beats with random resets (mid-frame resets, garbage frames).
-#[test]
-fn lockstep_random_beats_with_resets() {
+fn lockstep_beats<D: nanotransport_sim::cosim::native::NativeDut>(w: Width, tlast: f64, all_lanes: u64, default_seed: u64) {
     use nanotransport_sim::cosim::lockstep::{expect_agreement, run_lockstep};
     use nanotransport_sim::cosim::stimulus::{Drive, Stimulus};
     let stim = Stimulus::new()
         .drive("reset", Drive::Bernoulli(0.003))
         .drive("s_axis$tvalid", Drive::Bernoulli(0.8))
-        .drive("s_axis$tlast", Drive::Bernoulli(0.08))
-        .drive("s_axis$tkeep", Drive::Const(0xff))
+        .drive("s_axis$tlast", Drive::Bernoulli(tlast))
+        .drive("s_axis$tkeep", Drive::Const(all_lanes))
         .drive("m_axis$tready", Drive::Bernoulli(0.7));
-    let s = seed("pisa_parser_lockstep_resets", 504);
-    expect_agreement(run_lockstep::<Parser>(MODEL, &stim, 10_000, s));
+    expect_agreement(run_lockstep::<D>(w.model, &stim, 10_000, seed(&format!("pisa_{}_lockstep_resets", w.name), default_seed)));
+}
+
+#[test]
+fn lockstep_random_beats_with_resets() {
+    lockstep_beats::<Parser>(NARROW_PARSER, 0.08, 0xff, 504);
+}
+
+#[test]
+fn wide_lockstep_random_beats_with_resets() {
+    lockstep_beats::<WideParser>(WIDE_PARSER, 0.3, u64::MAX, 508);
+}
+
+/// The 512-bit parser, natively: frames of 80, 80 and 64 bytes back to back; header fields and
+/// the first payload beat are on `m_axis` 1 cycle after the header beat went in, the frames
+/// follow without a bubble, and the header-only frame comes out as its empty beat.
+#[test]
+fn wide_unit_latency_is_one_cycle() {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed("pisa_wide_parser_unit_latency", 1));
+    let hs = [random_header(&mut rng), random_header(&mut rng), random_header(&mut rng)];
+    let fs: Vec<Vec<u8>> = vec![hs[0].frame(PROTO, &[0x5a; 16]), hs[1].frame(PROTO, &[0xa5; 16]), hs[2].frame(PROTO, &[])];
+    let mut native = NativeStepper::<WideParser>::default();
+    let run = drive(&mut native, WIDE, &fs, Env { offer: 1.0, ready: 1.0 }, &mut rng);
+    check(&fs, &run);
+    assert_eq!(run.first_in_cycle, vec![0, 2, 4]);
+    assert_eq!(run.first_out_cycle, vec![1, 3, 5], "header beat in → header fields and first payload beat out");
+    assert_eq!(run.in_stalls, 0);
+    println!("wide parser latency: header beat in → header fields valid: {} cycle", run.first_out_cycle[0]);
 }

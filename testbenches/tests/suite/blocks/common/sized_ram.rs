@@ -42,13 +42,21 @@ fn a_read_sees_the_old_word_when_written_in_the_same_cycle() {
 }
 
 #[test]
-fn a_full_power_of_two_needs_no_guard() {
+fn a_full_power_of_two_is_one_array_and_any_other_depth_power_of_two_banks() {
+    use nanotransport_hdl::common::sized_ram::banks_of;
     let m = SizedRam::<Bits<8>, 4>::default();
     assert_eq!(m.depth(), 16);
     let verilog = format!("{:?}", m.hdl());
-    assert!(!verilog.contains("4'd15"), "no address guard at 2^N words: {verilog}");
+    assert!(verilog.contains("mem[15:0]") && !verilog.contains("read_in_range"), "one array, no guard at 2^N words: {verilog}");
+    // 11 = 8 + 2 + 1: banks at 0, 8 and 10, each indexed by the address's low bits.
+    assert_eq!(banks_of(11, 4), vec![(3, 0), (1, 8), (0, 10)]);
     let sized = format!("{:?}", SizedRam::<Bits<8>, 4>::new(11).hdl());
-    assert!(sized.contains("mem[10:0]") && sized.contains("read_address <= 4'd10"), "{sized}");
+    for part in ["mem0[7:0]", "mem1[1:0]", "mem2[0:0]", "(read_address[3:0] == 4'd10)"] {
+        assert!(sized.contains(part), "{part} in {sized}");
+    }
+    // The payload memories of ndp-16: 816 KiB and 608 KiB of 64-bit words.
+    assert_eq!(banks_of(816 * 128, 17), vec![(16, 0), (15, 65_536), (12, 98_304), (11, 102_400)]);
+    assert_eq!(banks_of(608 * 128, 17), vec![(16, 0), (13, 65_536), (12, 73_728)]);
 }
 
 #[test]

@@ -415,6 +415,7 @@ impl NicConfig {
                 blocks.push(("parser", verilog_of(&mut crate::pisa::parser::Parser::default())));
                 // The 512-bit datapath's parser: the whole header in one beat.
                 blocks.push(("wide_parser", verilog_of(&mut crate::pisa::wide_parser::WideParser::default())));
+                blocks.push(("header_fields", verilog_of(&mut crate::pisa::header_fields::HeaderFields::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
                 {
                     use crate::pisa::match_action::{flags_example_program, MatchTable, ACTION_DROP};

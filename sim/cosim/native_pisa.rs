@@ -16,6 +16,12 @@ macro_rules! parser_dut {
 }
 parser_dut!(nanotransport_hdl::pisa::parser::Parser, nanotransport_hdl::pisa::wide_parser::WideParser);
 
+native_dut!(nanotransport_hdl::pisa::header_fields::HeaderFields, clocked: false,
+    inputs: [header],
+    outputs: [hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip, hdr_dst_ip,
+              hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset, hdr_pull_offset, hdr_grant_prio,
+              hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class]);
+
 native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
     inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,
              meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,

@@ -70,6 +70,13 @@ fn sized_ram() {
     expect_agreement(run_lockstep_with(native, model, &stimulus, CYCLES, seed));
 }
 
+/// The header field decoder: random 512-bit headers, every field compared every cycle.
+#[test]
+fn header_fields() {
+    use nanotransport_hdl::pisa::header_fields::HeaderFields;
+    pass::<HeaderFields>("nt_blocks_16_header_fields", Stimulus::new(), CYCLES, 78);
+}
+
 /// The width converters between the CMAC's 512 bits and a 64-bit NIC.
 #[test]
 fn width_converters() {

@@ -417,6 +417,9 @@ impl NicConfig {
                 blocks.push(("wide_parser", verilog_of(&mut crate::pisa::wide_parser::WideParser::default())));
                 blocks.push(("header_fields", verilog_of(&mut crate::pisa::header_fields::HeaderFields::default())));
                 blocks.push(("deparser", verilog_of(&mut crate::pisa::deparser::Deparser::default())));
+                // The 512-bit datapath's deparser: the whole header as one beat.
+                blocks.push(("wide_deparser", verilog_of(&mut crate::pisa::wide_deparser::WideDeparser::default())));
+                blocks.push(("header_builder", verilog_of(&mut crate::pisa::header_builder::HeaderBuilder::default())));
                 {
                     use crate::pisa::match_action::{flags_example_program, MatchTable, ACTION_DROP};
                     let mut table = MatchTable::<rust_hdl::prelude::Bits<64>>::new(&flags_example_program(), ACTION_DROP);

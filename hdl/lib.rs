@@ -40,9 +40,11 @@
 //!   `#[locals(hit: Bit; sum: Bits<17>)]` ([`ports`], [`registers`], [`locals`]; a doc comment
 //!   before a group documents its fields). The struct lists the bundles, sub-blocks, constants and
 //!   counters. A status counter is named once: `status_counters!(self, clock, reset, a => a_count)`
-//!   clocks and resets it and drives its output ([`status_counters`]).
+//!   clocks and resets it and drives its output ([`status_counters`]). A sub-block's outputs
+//!   driven out on ports of the same names are named once: `forward!(self.fields => hdr_flags,
+//!   hdr_msg_len)` ([`forwards`]).
 
-pub use nanotransport_hdl_derive::{locals, ports, registers, status_counters, Blank};
+pub use nanotransport_hdl_derive::{forwards, locals, ports, registers, status_counters, Blank};
 
 pub mod board;
 pub mod clock;

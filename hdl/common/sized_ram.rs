@@ -22,14 +22,16 @@
 //! A depth of 2^N is one array. Any other depth is built from power-of-two banks, one per set bit
 //! of the depth, largest first ([`banks_of`]; 816 KiB of 64-bit words: 2^16 + 2^15 + 2^12 + 2^11):
 //! each bank maps onto block RAM as a power-of-two memory does, its word is the address's low
-//! bits, and the read picks the bank's output by a bank number registered with the address (one
-//! 4-input multiplexer after the RAMs at 816 KiB, as a 2^17 memory built of four 32K-deep tiles
-//! has). A single deep array of another depth is mapped by Yosys to 512-deep tiles behind a
-//! 204-way read multiplexer: three more logic levels.
+//! bits, and the read picks the bank's output by the address bits above the smallest bank,
+//! registered with the read address as they are and decoded after the read (an AND-OR of the
+//! bank outputs, as a power-of-two memory built of several tiles selects its tile): nothing is
+//! added before the address register, where the blocks' address logic ends. A single deep array
+//! of another depth is mapped by Yosys to 512-deep tiles behind a 204-way read multiplexer:
+//! three more logic levels.
 //!
 //! # Addresses at or above the depth
 //! A write there changes nothing and a read there gives 0, in the model and in the Verilog
-//! (a registered in-range bit clears the read). The blocks that use it never form such an
+//! (the registered high address bits match no bank). The blocks that use it never form such an
 //! address (their buffer layouts end at the depth); the guard makes the outcome defined.
 
 use rust_hdl::core::timing::TimingInfo;
@@ -139,40 +141,40 @@ end
             ));
         }
         let banks = banks_of(depth, N);
-        let sel_bits = (usize::BITS - (banks.len().max(2) - 1).leading_zeros()) as usize;
         let index = |k: u32, address: &str| if k == 0 { "0".to_string() } else { format!("{address}[{}:0]", k - 1) };
+        // The smallest bank's size: the address bits above it pick the bank. They are registered
+        // with the read as they are (no logic before the register, as a power-of-two memory's
+        // tile select) and decoded after the read.
+        let low = banks.last().map_or(0, |(k, _)| *k);
+        let high_bits = N as u32 - low;
         let mut v = String::new();
         for (i, (k, _)) in banks.iter().enumerate() {
             v += &format!("reg[{msb}:0] mem{i}[{}:0];\nreg[{msb}:0] bank_data{i};\n", (1u64 << k) - 1);
         }
-        v += &format!("reg[{}:0] read_bank;\nreg read_in_range;\n\nalways @(posedge clock) begin\n", sel_bits - 1);
+        v += &format!("reg[{}:0] read_high;\n", high_bits - 1);
+        // An address is in bank (k, base) when its bits above k are base's: banks are aligned to
+        // twice their size, so a bank is picked by equality on a few high bits (no comparator).
+        let in_bank = |k: u32, base: u64, address: &str, offset: u32| {
+            format!("({address}[{}:{}] == {}'d{})", N as u32 - 1 - offset, k - offset, N as u32 - k, base >> k)
+        };
+        for (i, (k, base)) in banks.iter().enumerate() {
+            v += &format!("wire read_hit{i} = {};\n", in_bank(*k, *base, "read_high", low));
+        }
+        v += "\nalways @(posedge clock) begin\n";
         for (i, (k, _)) in banks.iter().enumerate() {
             v += &format!("   bank_data{i} <= mem{i}[{}];\n", index(*k, "read_address"));
         }
-        // An address is in bank (k, base) when its bits above k are base's: banks are aligned to
-        // twice their size, so a bank is picked by equality on a few high bits (no comparator).
-        let in_bank = |k: u32, base: u64, address: &str| format!("({address}[{}:{k}] == {}'d{})", N - 1, N as u32 - k, base >> k);
-        let mut select = format!("{sel_bits}'d{}", banks.len() - 1);
-        for (i, (k, base)) in banks.iter().enumerate().rev().skip(1) {
-            select = format!("{} ? {sel_bits}'d{i} : {select}", in_bank(*k, *base, "read_address"));
-        }
-        let in_range = banks.iter().map(|(k, base)| in_bank(*k, *base, "read_address")).collect::<Vec<_>>().join(" | ");
-        v += &format!("   read_bank <= {select};\n   read_in_range <= {in_range};\nend\n\nalways @(posedge clock) begin\n");
+        v += &format!("   read_high <= read_address[{}:{low}];\nend\n\nalways @(posedge clock) begin\n", N - 1);
         for (i, (k, base)) in banks.iter().enumerate() {
             v += &format!(
                 "   if (write_enable && {}) begin\n      mem{i}[{}] <= write_data;\n   end\n",
-                in_bank(*k, *base, "write_address"),
+                in_bank(*k, *base, "write_address", 0),
                 index(*k, "write_address")
             );
         }
-        v += "end\n\n// The bank read last cycle; 0 beyond the depth.\nalways @(*) begin\n   case (read_bank)\n";
-        for i in 0..banks.len() - 1 {
-            v += &format!("      {sel_bits}'d{i}: read_data = bank_data{i};\n");
-        }
-        v += &format!(
-            "      default: read_data = bank_data{};\n   endcase\n   if (!read_in_range) begin\n      read_data = {w}'d0;\n   end\nend\n",
-            banks.len() - 1
-        );
+        // The bank read last cycle (the banks are disjoint: an AND-OR, no priority); 0 beyond the depth.
+        let terms = (0..banks.len()).map(|i| format!("({{{w}{{read_hit{i}}}}} & bank_data{i})")).collect::<Vec<_>>();
+        v += &format!("end\n\nalways @(*) begin\n   read_data = {};\nend\n", terms.join("\n      | "));
         Verilog::Custom(v)
     }
 

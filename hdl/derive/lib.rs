@@ -1,4 +1,4 @@
-//! `#[derive(Blank)]`, `#[status_counters]`, `#[ports]`, `#[registers]` and `#[locals]` for rust-hdl blocks.
+//! `#[derive(Blank)]`, `#[status_counters]`, `#[forwards]`, `#[ports]`, `#[registers]` and `#[locals]` for rust-hdl blocks.
 //!
 //! rust-hdl's `Constant` has no `Default` (its value must be chosen), so a block holding one
 //! cannot derive `Default`, and its constructor would have to name every port, register and
@@ -113,6 +113,69 @@ pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
     }
     function.block.stmts = statements;
     quote! { #function }.into()
+}
+
+/// Expands `forward!(self.sub => a, b, …);` statements in a block's `update` into
+/// `self.a.next = self.sub.a.val();` for each name: a sub-block's outputs driven out on the
+/// block's ports of the same names; and `forward!(self.sub <= a, b, …);` into
+/// `self.sub.a.next = self.a.val();`: the sub-block's inputs driven from the block's ports of the
+/// same names. (As with [`macro@status_counters`], the expansion happens before `hdl_gen` sees
+/// the body.)
+#[proc_macro_attribute]
+pub fn forwards(_attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut function = parse_macro_input!(item as syn::ImplItemFn);
+    let mut statements = Vec::with_capacity(function.block.stmts.len());
+    for statement in std::mem::take(&mut function.block.stmts) {
+        let syn::Stmt::Macro(invocation) = &statement else {
+            statements.push(statement);
+            continue;
+        };
+        if !invocation.mac.path.is_ident("forward") {
+            statements.push(statement);
+            continue;
+        }
+        let ForwardCall { me, sub, inward, ports } = match invocation.mac.parse_body::<ForwardCall>() {
+            Ok(call) => call,
+            Err(error) => return error.to_compile_error().into(),
+        };
+        for port in &ports {
+            statements.push(if inward {
+                syn::parse_quote! { #me.#sub.#port.next = #me.#port.val(); }
+            } else {
+                syn::parse_quote! { #me.#port.next = #me.#sub.#port.val(); }
+            });
+        }
+    }
+    function.block.stmts = statements;
+    quote! { #function }.into()
+}
+
+/// `forward!(self.sub => port, port, …)` (outputs out) or `forward!(self.sub <= port, …)` (inputs in).
+struct ForwardCall {
+    me: syn::Token![self],
+    sub: syn::Ident,
+    inward: bool,
+    ports: Vec<syn::Ident>,
+}
+
+impl syn::parse::Parse for ForwardCall {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let usage = "forward!(self.sub => port, port, …) or forward!(self.sub <= port, port, …)";
+        let me = input.parse()?;
+        input.parse::<syn::Token![.]>()?;
+        let sub = input.parse()?;
+        let inward = if input.parse::<Option<syn::Token![<=]>>()?.is_some() {
+            true
+        } else {
+            input.parse::<syn::Token![=>]>().map_err(|_| input.error(usage))?;
+            false
+        };
+        let ports = syn::punctuated::Punctuated::<syn::Ident, syn::Token![,]>::parse_terminated(input)?;
+        if ports.is_empty() {
+            return Err(input.error(usage));
+        }
+        Ok(Self { me, sub, inward, ports: ports.into_iter().collect() })
+    }
 }
 
 /// `status_counters!(self, clock, reset, counter, counter => port, …)`.

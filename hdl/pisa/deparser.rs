@@ -45,8 +45,9 @@
 
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
+use crate::pisa::header_builder::HeaderBuilder;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{locals, ports, registers, status_counters, Blank};
+use crate::{forwards, locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[ports(
@@ -82,9 +83,8 @@ use rust_hdl::prelude::*;
 )]
 #[locals(
     frame_mismatched, take, frame_done: Bit;
-    tos: Bits<8>;
     remaining, payload_len, total_len, fold2, checksum, keep_bytes, bytes_now: Bits<16>;
-    hdr_eth, hdr_ip, hdr_transport_a, hdr_transport_b, header_now: Bits<512>;
+    header_now: Bits<512>;
     ip_sum: Bits<20>;
     fold1: Bits<17>;
     beat_offset: Bits<9>;
@@ -96,8 +96,7 @@ pub struct Deparser {
     pub s_axis: NicStreamSink,
     /// Frames toward the MAC.
     pub m_axis: NicStreamSource,
-    eth_ip_start: Constant<Bits<24>>,
-    ttl_protocol: Constant<Bits<16>>,
+    builder: HeaderBuilder,
     max_payload: Constant<Bits<16>>,
     header_len: Constant<Bits<16>>,
     frames: WrappingCounter<32>,
@@ -114,8 +113,7 @@ impl Deparser {
     /// A deparser writing IP protocol `ip_protocol` (NDP 155, Homa 154).
     pub fn new(ip_protocol: u8) -> Self {
         Self {
-            eth_ip_start: Constant::new(0x08_00_45u64.into()),
-            ttl_protocol: Constant::new(((64u64 << 8) | ip_protocol as u64).into()),
+            builder: HeaderBuilder::new(ip_protocol),
             max_payload: Constant::new(1024u64.into()),
             header_len: Constant::new(50u64.into()),
             ..Self::blank()
@@ -125,6 +123,7 @@ impl Deparser {
 
 impl Logic for Deparser {
     #[status_counters]
+    #[forwards]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
@@ -143,8 +142,7 @@ impl Logic for Deparser {
         status_counters!(self, clock, reset, frames => frame_count, mismatches => length_mismatch_count);
 
         // ---- The header of the frame whose first payload beat is at the input, without its total
-        // length (bytes 16–17 stay zero in the latched header).
-        self.tos.next = self.meta_rank.val() << 2;
+        // length and checksum (bytes 16–17 and 24–25 stay zero in the latched header).
         // ---- The lengths, from the latched header's flags, msg_len and pkt_offset fields.
         self.remaining.next = ((bit_cast::<16, 8>(self.s1_header.q.val().get_bits::<8>(312)) << 8)
             | bit_cast::<16, 8>(self.s1_header.q.val().get_bits::<8>(320)))
@@ -159,49 +157,24 @@ impl Logic for Deparser {
         self.total_len.next = self.payload_len.val() + self.header_len.val();
         self.s1_payload_len.d.next = self.payload_len.val();
         self.s1_total_len.d.next = self.total_len.val();
-        self.hdr_eth.next = ((((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(40)) << 0)
-            | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(32)) << 8))
-            | ((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(24)) << 16)
-                | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(16)) << 24)))
-            | (((bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(8)) << 32)
-                | (bit_cast::<512, 8>(self.cfg_peer_mac.val().get_bits::<8>(0)) << 40))
-                | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(40)) << 48)
-                    | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(32)) << 56))))
-            | ((((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(24)) << 64)
-                | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(16)) << 72))
-                | ((bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(8)) << 80)
-                    | (bit_cast::<512, 8>(self.cfg_own_mac.val().get_bits::<8>(0)) << 88)))
-                | (((bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(16)) << 96)
-                    | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(8)) << 104))
-                    | (bit_cast::<512, 8>(self.eth_ip_start.val().get_bits::<8>(0)) << 112)));
-        self.hdr_ip.next = (((bit_cast::<512, 8>(self.tos.val().get_bits::<8>(0)) << 120)
-            | (bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(8)) << 176))
-            | (((bit_cast::<512, 8>(self.ttl_protocol.val().get_bits::<8>(0)) << 184)
-                | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(24)) << 208))
-                | ((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(16)) << 216)
-                    | (bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(8)) << 224))))
-            | ((((bit_cast::<512, 8>(self.cfg_own_ip.val().get_bits::<8>(0)) << 232)
-                | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(24)) << 240))
-                | ((bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(16)) << 248)
-                    | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(8)) << 256)))
-                | (bit_cast::<512, 8>(self.meta_remote_ip.val().get_bits::<8>(0)) << 264));
-        self.hdr_transport_a.next = (((bit_cast::<512, 8>(self.meta_flags.val().get_bits::<8>(0)) << 272)
-            | (bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(8)) << 280))
-            | ((bit_cast::<512, 8>(self.meta_local_port.val().get_bits::<8>(0)) << 288)
-                | (bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(8)) << 296)))
-            | (((bit_cast::<512, 8>(self.meta_remote_port.val().get_bits::<8>(0)) << 304)
-                | (bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(8)) << 312))
-                | ((bit_cast::<512, 8>(self.meta_msg_len.val().get_bits::<8>(0)) << 320)
-                    | (bit_cast::<512, 8>(self.meta_pkt_offset.val().get_bits::<8>(0)) << 328)));
-        self.hdr_transport_b.next = (((bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(8)) << 336)
-            | (bit_cast::<512, 8>(self.meta_credit.val().get_bits::<8>(0)) << 344))
-            | ((bit_cast::<512, 8>(self.meta_grant_prio.val().get_bits::<8>(0)) << 352)
-                | (bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(8)) << 360)))
-            | (((bit_cast::<512, 8>(self.meta_tx_msg_id.val().get_bits::<8>(0)) << 368)
-                | (bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(8)) << 376))
-                | ((bit_cast::<512, 8>(self.meta_buf_ptr.val().get_bits::<8>(0)) << 384)
-                    | (bit_cast::<512, 8>(self.meta_buf_size_class.val().get_bits::<8>(0)) << 392)));
-        self.header_now.next = (self.hdr_eth.val() | self.hdr_ip.val()) | (self.hdr_transport_a.val() | self.hdr_transport_b.val());
+        forward!(
+            self.builder <= cfg_own_mac,
+            cfg_peer_mac,
+            cfg_own_ip,
+            meta_remote_ip,
+            meta_remote_port,
+            meta_msg_len,
+            meta_local_port,
+            meta_tx_msg_id,
+            meta_credit,
+            meta_buf_ptr,
+            meta_pkt_offset,
+            meta_rank,
+            meta_flags,
+            meta_grant_prio,
+            meta_buf_size_class
+        );
+        self.header_now.next = self.builder.header.val();
 
         // ---- IPv4 header checksum from the latched header (its checksum bytes are zero).
         self.ip_sum.next = (((((bit_cast::<20, 8>(self.s1_header.q.val().get_bits::<8>(112)) << 8)

@@ -1,6 +1,7 @@
 //! Header fields of the 64-byte nanoTransport header ([`crate::pisa::wire`]): a 512-bit header
 //! (byte k at bits 8k+7..8k) → each field as a number (multi-byte fields converted from network
-//! order). Wiring only: no logic levels, no state. Used by [`crate::pisa::wide_parser::WideParser`].
+//! order). Wiring only: no logic levels, no state. Both parsers use it
+//! ([`crate::pisa::parser::Parser`], [`crate::pisa::wide_parser::WideParser`]).
 //!
 //! # Ports
 //! | port | dir | width | meaning |

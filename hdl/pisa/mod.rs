@@ -4,6 +4,7 @@
 pub mod deparser;
 pub mod dual_port_memory;
 pub mod frame_length_check;
+pub mod header_builder;
 pub mod header_fields;
 pub mod ingress_front;
 pub mod match_action;
@@ -11,5 +12,6 @@ pub mod parser;
 pub mod priority_scheduler;
 pub mod register_extern;
 pub mod waiting_queue;
+pub mod wide_deparser;
 pub mod wide_parser;
 pub mod wire;

@@ -9,7 +9,7 @@
 //! | `s_axis.tdata/tkeep/tlast/tvalid`, `s_axis.tready` | in/out | 64/8/1/1/1 | frames from the MAC, without FCS; byte 0 in `tdata[7:0]`; `tkeep` contiguous from lane 0 |
 //! | `m_axis.tdata/tkeep/tlast/tvalid`, `m_axis.tready` | out/in | 64/8/1/1/1 | the payload of each accepted frame, byte 0 of the payload in lane 0 |
 //! | `m_axis_tfirst` | out | 1 | this beat is the first of a frame: the `hdr_*` fields describe it |
-//! | `hdr_*` | out | — | header fields of the frame on `m_axis` (numbers; multi-byte fields converted from network order), valid from its first payload beat until the next frame's beat 7 is accepted (after this frame's last beat). |
+//! | `hdr_*` | out | — | header fields of the frame on `m_axis` ([`HeaderFields`]), valid from its first payload beat until the next frame's beat 7 is accepted (after this frame's last beat). |
 //! | `frame_count` | out | 32 | frames accepted |
 //! | `not_ipv4_count`, `wrong_protocol_count`, `too_short_count`, `bad_checksum_count`, `bad_flags_count` | out | 32 | frames dropped, one counter per reason |
 //!
@@ -43,8 +43,9 @@
 
 use crate::common::bundles::{NicStreamSink, NicStreamSource};
 use crate::common::event_counter::WrappingCounter;
+use crate::pisa::header_fields::HeaderFields;
 use crate::pisa::wire::NDP_IP_PROTOCOL;
-use crate::{locals, ports, registers, status_counters, Blank};
+use crate::{forwards, locals, ports, registers, status_counters, Blank};
 use rust_hdl::prelude::*;
 
 #[ports(
@@ -76,7 +77,7 @@ use rust_hdl::prelude::*;
 )]
 #[locals(
     accept, in_payload, header_beat, beat7, short_end, ok_ipv4, ok_protocol, ok_length, ok_checksum, ok_flags, empty_taken: Bit;
-    header_merged, h: Bits<512>;
+    header_merged: Bits<512>;
     word0, word1, word2, word3, sum_add: Bits<20>;
     fold1: Bits<17>;
     fold2, total_len: Bits<16>;
@@ -87,6 +88,7 @@ pub struct Parser {
     pub s_axis: NicStreamSink,
     /// The payload of each accepted frame.
     pub m_axis: NicStreamSource,
+    fields: HeaderFields,
     ip_protocol: Constant<Bits<8>>,
     eth_ip_start: Constant<Bits<24>>,
     frames: WrappingCounter<32>,
@@ -117,6 +119,7 @@ impl Parser {
 
 impl Logic for Parser {
     #[status_counters]
+    #[forwards]
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, in_beat, in_header, in_ip_sum, s1_header, s1_pass, s1_first, s1_empty_pending);
@@ -255,44 +258,13 @@ impl Logic for Parser {
             self.s1_pass.d.next = false;
         }
 
-        // ---- Header fields (network order → numbers).
-        self.h.next = self.s1_header.q.val();
-        self.hdr_dst_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(0)) << 40)
-            | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(8)) << 32))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(16)) << 24) | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(24)) << 16)))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(32)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(40)));
-        self.hdr_src_mac.next = (((bit_cast::<48, 8>(self.h.val().get_bits::<8>(48)) << 40)
-            | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(56)) << 32))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(64)) << 24) | (bit_cast::<48, 8>(self.h.val().get_bits::<8>(72)) << 16)))
-            | ((bit_cast::<48, 8>(self.h.val().get_bits::<8>(80)) << 8) | bit_cast::<48, 8>(self.h.val().get_bits::<8>(88)));
-        self.hdr_ip_tos.next = self.h.val().get_bits::<8>(120);
-        self.hdr_ip_total_len.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(128)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(136));
-        self.hdr_ip_ident.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(144)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(152));
-        self.hdr_ip_ttl.next = self.h.val().get_bits::<8>(176);
-        self.hdr_src_ip.next = ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(208)) << 24)
-            | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(216)) << 16))
-            | ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(224)) << 8) | bit_cast::<32, 8>(self.h.val().get_bits::<8>(232)));
-        self.hdr_dst_ip.next = ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(240)) << 24)
-            | (bit_cast::<32, 8>(self.h.val().get_bits::<8>(248)) << 16))
-            | ((bit_cast::<32, 8>(self.h.val().get_bits::<8>(256)) << 8) | bit_cast::<32, 8>(self.h.val().get_bits::<8>(264)));
-        self.hdr_flags.next = self.h.val().get_bits::<8>(272);
-        self.hdr_src_context.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(280)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(288));
-        self.hdr_dst_context.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(296)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(304));
-        self.hdr_msg_len.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(312)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(320));
-        self.hdr_pkt_offset.next = self.h.val().get_bits::<8>(328);
-        self.hdr_pull_offset.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(336)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(344));
-        self.hdr_grant_prio.next = self.h.val().get_bits::<8>(352);
-        self.hdr_tx_msg_id.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(360)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(368));
-        self.hdr_buf_ptr.next =
-            (bit_cast::<16, 8>(self.h.val().get_bits::<8>(376)) << 8) | bit_cast::<16, 8>(self.h.val().get_bits::<8>(384));
-        self.hdr_buf_size_class.next = self.h.val().get_bits::<8>(392);
+        // ---- Header fields of the frame on `m_axis`.
+        self.fields.header.next = self.s1_header.q.val();
+        forward!(
+            self.fields => hdr_dst_mac, hdr_src_mac, hdr_ip_tos, hdr_ip_total_len, hdr_ip_ident, hdr_ip_ttl, hdr_src_ip,
+            hdr_dst_ip, hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset, hdr_pull_offset,
+            hdr_grant_prio, hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class
+        );
 
         if self.reset.val() {
             self.in_beat.d.next = 0.into();

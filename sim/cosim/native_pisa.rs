@@ -22,11 +22,23 @@ native_dut!(nanotransport_hdl::pisa::header_fields::HeaderFields, clocked: false
               hdr_flags, hdr_src_context, hdr_dst_context, hdr_msg_len, hdr_pkt_offset, hdr_pull_offset, hdr_grant_prio,
               hdr_tx_msg_id, hdr_buf_ptr, hdr_buf_size_class]);
 
-native_dut!(nanotransport_hdl::pisa::deparser::Deparser, clocked: true,
-    inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,
-             meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,
-             meta_buf_ptr, meta_buf_size_class, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
-    outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, frame_count, length_mismatch_count]);
+/// The deparsers at either width have the same ports.
+macro_rules! deparser_dut {
+    ($($ty:ty),*) => {$(
+        native_dut!($ty, clocked: true,
+            inputs: [reset, cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len,
+                     meta_pkt_offset, meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio,
+                     meta_buf_ptr, meta_buf_size_class, s_axis.tdata, s_axis.tkeep, s_axis.tlast, s_axis.tvalid, m_axis.tready],
+            outputs: [s_axis.tready, m_axis.tdata, m_axis.tkeep, m_axis.tlast, m_axis.tvalid, frame_count, length_mismatch_count]);
+    )*};
+}
+deparser_dut!(nanotransport_hdl::pisa::deparser::Deparser, nanotransport_hdl::pisa::wide_deparser::WideDeparser);
+
+native_dut!(nanotransport_hdl::pisa::header_builder::HeaderBuilder, clocked: false,
+    inputs: [cfg_own_mac, cfg_peer_mac, cfg_own_ip, meta_remote_ip, meta_remote_port, meta_msg_len, meta_pkt_offset,
+             meta_local_port, meta_tx_msg_id, meta_credit, meta_rank, meta_flags, meta_grant_prio, meta_buf_ptr,
+             meta_buf_size_class],
+    outputs: [header]);
 
 macro_rules! register_extern_dut {
     ($($aw:literal),*) => {$(

@@ -9630,8 +9630,12 @@ module nt_blocks_128_reassembly$payload(clock,read_address,read_data,write_addre
     reg[63:0] bank_data3;
     reg[63:0] mem4[4095:0];
     reg[63:0] bank_data4;
-    reg[2:0] read_bank;
-    reg read_in_range;
+    reg[4:0] read_high;
+    wire read_hit0 = (read_high[4:4] == 1'd0);
+    wire read_hit1 = (read_high[4:3] == 2'd2);
+    wire read_hit2 = (read_high[4:2] == 3'd6);
+    wire read_hit3 = (read_high[4:1] == 4'd14);
+    wire read_hit4 = (read_high[4:0] == 5'd30);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
@@ -9639,8 +9643,7 @@ module nt_blocks_128_reassembly$payload(clock,read_address,read_data,write_addre
        bank_data2 <= mem2[read_address[13:0]];
        bank_data3 <= mem3[read_address[12:0]];
        bank_data4 <= mem4[read_address[11:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 3'd0 : (read_address[16:15] == 2'd2) ? 3'd1 : (read_address[16:14] == 3'd6) ? 3'd2 : (read_address[16:13] == 4'd14) ? 3'd3 : 3'd4;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:14] == 3'd6) | (read_address[16:13] == 4'd14) | (read_address[16:12] == 5'd30);
+       read_high <= read_address[16:12];
     end
 
     always @(posedge clock) begin
@@ -9661,18 +9664,12 @@ module nt_blocks_128_reassembly$payload(clock,read_address,read_data,write_addre
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          3'd0: read_data = bank_data0;
-          3'd1: read_data = bank_data1;
-          3'd2: read_data = bank_data2;
-          3'd3: read_data = bank_data3;
-          default: read_data = bank_data4;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2)
+          | ({64{read_hit3}} & bank_data3)
+          | ({64{read_hit4}} & bank_data4);
     end
 endmodule // nt_blocks_128_reassembly$payload
 

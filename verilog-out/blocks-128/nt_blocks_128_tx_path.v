@@ -7030,16 +7030,18 @@ module nt_blocks_128_tx_path$payload(clock,read_address,read_data,write_address,
     reg[63:0] bank_data2;
     reg[63:0] mem3[4095:0];
     reg[63:0] bank_data3;
-    reg[1:0] read_bank;
-    reg read_in_range;
+    reg[4:0] read_high;
+    wire read_hit0 = (read_high[4:4] == 1'd0);
+    wire read_hit1 = (read_high[4:3] == 2'd2);
+    wire read_hit2 = (read_high[4:2] == 3'd6);
+    wire read_hit3 = (read_high[4:0] == 5'd28);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
        bank_data1 <= mem1[read_address[14:0]];
        bank_data2 <= mem2[read_address[13:0]];
        bank_data3 <= mem3[read_address[11:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:15] == 2'd2) ? 2'd1 : (read_address[16:14] == 3'd6) ? 2'd2 : 2'd3;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:14] == 3'd6) | (read_address[16:12] == 5'd28);
+       read_high <= read_address[16:12];
     end
 
     always @(posedge clock) begin
@@ -7057,17 +7059,11 @@ module nt_blocks_128_tx_path$payload(clock,read_address,read_data,write_address,
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          2'd0: read_data = bank_data0;
-          2'd1: read_data = bank_data1;
-          2'd2: read_data = bank_data2;
-          default: read_data = bank_data3;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2)
+          | ({64{read_hit3}} & bank_data3);
     end
 endmodule // nt_blocks_128_tx_path$payload
 

@@ -33,12 +33,26 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     input wire  m_axis$tready;
 
     // Constant declarations
-    localparam  eth_ip_start = 24'h80045;
-    localparam  ttl_protocol = 16'h409b;
     localparam  max_payload = 16'h400;
     localparam  header_len = 16'h32;
 
     // Stub signals
+    reg  [47:0] builder$cfg_own_mac;
+    reg  [47:0] builder$cfg_peer_mac;
+    reg  [31:0] builder$cfg_own_ip;
+    reg  [31:0] builder$meta_remote_ip;
+    reg  [15:0] builder$meta_remote_port;
+    reg  [15:0] builder$meta_msg_len;
+    reg  [15:0] builder$meta_local_port;
+    reg  [15:0] builder$meta_tx_msg_id;
+    reg  [15:0] builder$meta_credit;
+    reg  [15:0] builder$meta_buf_ptr;
+    reg  [7:0] builder$meta_pkt_offset;
+    reg  [7:0] builder$meta_rank;
+    reg  [7:0] builder$meta_flags;
+    reg  [7:0] builder$meta_grant_prio;
+    reg  [7:0] builder$meta_buf_size_class;
+    wire  [511:0] builder$header;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -79,7 +93,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  frame_mismatched;
     reg  take;
     reg  frame_done;
-    reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
     reg  [15:0] total_len;
@@ -87,10 +100,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  [15:0] checksum;
     reg  [15:0] keep_bytes;
     reg  [15:0] bytes_now;
-    reg  [511:0] hdr_eth;
-    reg  [511:0] hdr_ip;
-    reg  [511:0] hdr_transport_a;
-    reg  [511:0] hdr_transport_b;
     reg  [511:0] header_now;
     reg  [19:0] ip_sum;
     reg  [16:0] fold1;
@@ -98,6 +107,24 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     reg  [63:0] header_beat;
 
     // Sub module instances
+    nt_blocks_16_deparser$builder builder(
+        .cfg_own_mac(builder$cfg_own_mac),
+        .cfg_peer_mac(builder$cfg_peer_mac),
+        .cfg_own_ip(builder$cfg_own_ip),
+        .meta_remote_ip(builder$meta_remote_ip),
+        .meta_remote_port(builder$meta_remote_port),
+        .meta_msg_len(builder$meta_msg_len),
+        .meta_local_port(builder$meta_local_port),
+        .meta_tx_msg_id(builder$meta_tx_msg_id),
+        .meta_credit(builder$meta_credit),
+        .meta_buf_ptr(builder$meta_buf_ptr),
+        .meta_pkt_offset(builder$meta_pkt_offset),
+        .meta_rank(builder$meta_rank),
+        .meta_flags(builder$meta_flags),
+        .meta_grant_prio(builder$meta_grant_prio),
+        .meta_buf_size_class(builder$meta_buf_size_class),
+        .header(builder$header)
+    );
     nt_blocks_16_deparser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -184,7 +211,6 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         mismatches$reset = reset;
         mismatches$increment = 1'b0;
         length_mismatch_count = mismatches$count;
-        tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
         if (s1_header$q[32'h110]) begin
@@ -196,11 +222,22 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
         total_len = payload_len + header_len;
         s1_payload_len$d = payload_len;
         s1_total_len$d = total_len;
-        hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
-        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
-        hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
-        hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
-        header_now = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
+        builder$cfg_own_mac = cfg_own_mac;
+        builder$cfg_peer_mac = cfg_peer_mac;
+        builder$cfg_own_ip = cfg_own_ip;
+        builder$meta_remote_ip = meta_remote_ip;
+        builder$meta_remote_port = meta_remote_port;
+        builder$meta_msg_len = meta_msg_len;
+        builder$meta_local_port = meta_local_port;
+        builder$meta_tx_msg_id = meta_tx_msg_id;
+        builder$meta_credit = meta_credit;
+        builder$meta_buf_ptr = meta_buf_ptr;
+        builder$meta_pkt_offset = meta_pkt_offset;
+        builder$meta_rank = meta_rank;
+        builder$meta_flags = meta_flags;
+        builder$meta_grant_prio = meta_grant_prio;
+        builder$meta_buf_size_class = meta_buf_size_class;
+        header_now = builder$header;
         ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((s1_total_len$q) & 20'hfffff)) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
@@ -284,6 +321,50 @@ module nt_blocks_16_deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,met
     end
 
 endmodule // nt_blocks_16_deparser
+
+
+module nt_blocks_16_deparser$builder(cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_local_port,meta_tx_msg_id,meta_credit,meta_buf_ptr,meta_pkt_offset,meta_rank,meta_flags,meta_grant_prio,meta_buf_size_class,header);
+
+    // Module arguments
+    input wire  [47:0] cfg_own_mac;
+    input wire  [47:0] cfg_peer_mac;
+    input wire  [31:0] cfg_own_ip;
+    input wire  [31:0] meta_remote_ip;
+    input wire  [15:0] meta_remote_port;
+    input wire  [15:0] meta_msg_len;
+    input wire  [15:0] meta_local_port;
+    input wire  [15:0] meta_tx_msg_id;
+    input wire  [15:0] meta_credit;
+    input wire  [15:0] meta_buf_ptr;
+    input wire  [7:0] meta_pkt_offset;
+    input wire  [7:0] meta_rank;
+    input wire  [7:0] meta_flags;
+    input wire  [7:0] meta_grant_prio;
+    input wire  [7:0] meta_buf_size_class;
+    output reg  [511:0] header;
+
+    // Constant declarations
+    localparam  eth_ip_start = 24'h80045;
+    localparam  ttl_protocol = 16'h409b;
+
+    // Local signals
+    reg  [7:0] tos;
+    reg  [511:0] hdr_eth;
+    reg  [511:0] hdr_ip;
+    reg  [511:0] hdr_transport_a;
+    reg  [511:0] hdr_transport_b;
+
+    // Update code
+    always @(*) begin
+        tos = meta_rank << 32'h2;
+        hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
+        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
+        hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
+        hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
+        header = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
+    end
+
+endmodule // nt_blocks_16_deparser$builder
 
 
 module nt_blocks_16_deparser$frame_bytes(d,q,clock);

@@ -45,6 +45,25 @@ module nt_blocks_16_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr
     localparam  eth_ip_start = 24'h450008;
 
     // Stub signals
+    reg  [511:0] fields$header;
+    wire  [47:0] fields$hdr_dst_mac;
+    wire  [47:0] fields$hdr_src_mac;
+    wire  [7:0] fields$hdr_ip_tos;
+    wire  [7:0] fields$hdr_ip_ttl;
+    wire  [7:0] fields$hdr_flags;
+    wire  [7:0] fields$hdr_pkt_offset;
+    wire  [7:0] fields$hdr_grant_prio;
+    wire  [7:0] fields$hdr_buf_size_class;
+    wire  [15:0] fields$hdr_ip_total_len;
+    wire  [15:0] fields$hdr_ip_ident;
+    wire  [15:0] fields$hdr_src_context;
+    wire  [15:0] fields$hdr_dst_context;
+    wire  [15:0] fields$hdr_msg_len;
+    wire  [15:0] fields$hdr_pull_offset;
+    wire  [15:0] fields$hdr_tx_msg_id;
+    wire  [15:0] fields$hdr_buf_ptr;
+    wire  [31:0] fields$hdr_src_ip;
+    wire  [31:0] fields$hdr_dst_ip;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -104,7 +123,6 @@ module nt_blocks_16_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr
     reg  ok_flags;
     reg  empty_taken;
     reg  [511:0] header_merged;
-    reg  [511:0] h;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -115,6 +133,27 @@ module nt_blocks_16_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr
     reg  [15:0] total_len;
 
     // Sub module instances
+    nt_blocks_16_parser$fields fields(
+        .header(fields$header),
+        .hdr_dst_mac(fields$hdr_dst_mac),
+        .hdr_src_mac(fields$hdr_src_mac),
+        .hdr_ip_tos(fields$hdr_ip_tos),
+        .hdr_ip_ttl(fields$hdr_ip_ttl),
+        .hdr_flags(fields$hdr_flags),
+        .hdr_pkt_offset(fields$hdr_pkt_offset),
+        .hdr_grant_prio(fields$hdr_grant_prio),
+        .hdr_buf_size_class(fields$hdr_buf_size_class),
+        .hdr_ip_total_len(fields$hdr_ip_total_len),
+        .hdr_ip_ident(fields$hdr_ip_ident),
+        .hdr_src_context(fields$hdr_src_context),
+        .hdr_dst_context(fields$hdr_dst_context),
+        .hdr_msg_len(fields$hdr_msg_len),
+        .hdr_pull_offset(fields$hdr_pull_offset),
+        .hdr_tx_msg_id(fields$hdr_tx_msg_id),
+        .hdr_buf_ptr(fields$hdr_buf_ptr),
+        .hdr_src_ip(fields$hdr_src_ip),
+        .hdr_dst_ip(fields$hdr_dst_ip)
+    );
     nt_blocks_16_parser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -349,25 +388,25 @@ module nt_blocks_16_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_mac,hdr
         if ((accept & in_payload) & s_axis$tlast) begin
             s1_pass$d = 1'b0;
         end
-        h = s1_header$q;
-        hdr_dst_mac = (((((h[(32'h0)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((h[(32'h8)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((h[(32'h10)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((h[(32'h18)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((h[(32'h20)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((h[(32'h28)+:(8)]) & 48'hffffffffffff));
-        hdr_src_mac = (((((h[(32'h30)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((h[(32'h38)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((h[(32'h40)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((h[(32'h48)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((h[(32'h50)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((h[(32'h58)+:(8)]) & 48'hffffffffffff));
-        hdr_ip_tos = h[(32'h78)+:(8)];
-        hdr_ip_total_len = (((h[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h88)+:(8)]) & 16'hffff);
-        hdr_ip_ident = (((h[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h98)+:(8)]) & 16'hffff);
-        hdr_ip_ttl = h[(32'hb0)+:(8)];
-        hdr_src_ip = ((((h[(32'hd0)+:(8)]) & 32'hffffffff) << 32'h18) | (((h[(32'hd8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((h[(32'he0)+:(8)]) & 32'hffffffff) << 32'h8) | ((h[(32'he8)+:(8)]) & 32'hffffffff));
-        hdr_dst_ip = ((((h[(32'hf0)+:(8)]) & 32'hffffffff) << 32'h18) | (((h[(32'hf8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((h[(32'h100)+:(8)]) & 32'hffffffff) << 32'h8) | ((h[(32'h108)+:(8)]) & 32'hffffffff));
-        hdr_flags = h[(32'h110)+:(8)];
-        hdr_src_context = (((h[(32'h118)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h120)+:(8)]) & 16'hffff);
-        hdr_dst_context = (((h[(32'h128)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h130)+:(8)]) & 16'hffff);
-        hdr_msg_len = (((h[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h140)+:(8)]) & 16'hffff);
-        hdr_pkt_offset = h[(32'h148)+:(8)];
-        hdr_pull_offset = (((h[(32'h150)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h158)+:(8)]) & 16'hffff);
-        hdr_grant_prio = h[(32'h160)+:(8)];
-        hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
-        hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
-        hdr_buf_size_class = h[(32'h188)+:(8)];
+        fields$header = s1_header$q;
+        hdr_dst_mac = fields$hdr_dst_mac;
+        hdr_src_mac = fields$hdr_src_mac;
+        hdr_ip_tos = fields$hdr_ip_tos;
+        hdr_ip_total_len = fields$hdr_ip_total_len;
+        hdr_ip_ident = fields$hdr_ip_ident;
+        hdr_ip_ttl = fields$hdr_ip_ttl;
+        hdr_src_ip = fields$hdr_src_ip;
+        hdr_dst_ip = fields$hdr_dst_ip;
+        hdr_flags = fields$hdr_flags;
+        hdr_src_context = fields$hdr_src_context;
+        hdr_dst_context = fields$hdr_dst_context;
+        hdr_msg_len = fields$hdr_msg_len;
+        hdr_pkt_offset = fields$hdr_pkt_offset;
+        hdr_pull_offset = fields$hdr_pull_offset;
+        hdr_grant_prio = fields$hdr_grant_prio;
+        hdr_tx_msg_id = fields$hdr_tx_msg_id;
+        hdr_buf_ptr = fields$hdr_buf_ptr;
+        hdr_buf_size_class = fields$hdr_buf_size_class;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
@@ -495,6 +534,54 @@ module nt_blocks_16_parser$bad_flagss$value(d,q,clock);
     end
 
 endmodule // nt_blocks_16_parser$bad_flagss$value
+
+
+module nt_blocks_16_parser$fields(header,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_ttl,hdr_flags,hdr_pkt_offset,hdr_grant_prio,hdr_buf_size_class,hdr_ip_total_len,hdr_ip_ident,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pull_offset,hdr_tx_msg_id,hdr_buf_ptr,hdr_src_ip,hdr_dst_ip);
+
+    // Module arguments
+    input wire  [511:0] header;
+    output reg  [47:0] hdr_dst_mac;
+    output reg  [47:0] hdr_src_mac;
+    output reg  [7:0] hdr_ip_tos;
+    output reg  [7:0] hdr_ip_ttl;
+    output reg  [7:0] hdr_flags;
+    output reg  [7:0] hdr_pkt_offset;
+    output reg  [7:0] hdr_grant_prio;
+    output reg  [7:0] hdr_buf_size_class;
+    output reg  [15:0] hdr_ip_total_len;
+    output reg  [15:0] hdr_ip_ident;
+    output reg  [15:0] hdr_src_context;
+    output reg  [15:0] hdr_dst_context;
+    output reg  [15:0] hdr_msg_len;
+    output reg  [15:0] hdr_pull_offset;
+    output reg  [15:0] hdr_tx_msg_id;
+    output reg  [15:0] hdr_buf_ptr;
+    output reg  [31:0] hdr_src_ip;
+    output reg  [31:0] hdr_dst_ip;
+
+    // Update code
+    always @(*) begin
+        hdr_dst_mac = (((((header[(32'h0)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((header[(32'h8)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((header[(32'h10)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((header[(32'h18)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((header[(32'h20)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((header[(32'h28)+:(8)]) & 48'hffffffffffff));
+        hdr_src_mac = (((((header[(32'h30)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((header[(32'h38)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((header[(32'h40)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((header[(32'h48)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((header[(32'h50)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((header[(32'h58)+:(8)]) & 48'hffffffffffff));
+        hdr_ip_tos = header[(32'h78)+:(8)];
+        hdr_ip_total_len = (((header[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h88)+:(8)]) & 16'hffff);
+        hdr_ip_ident = (((header[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h98)+:(8)]) & 16'hffff);
+        hdr_ip_ttl = header[(32'hb0)+:(8)];
+        hdr_src_ip = ((((header[(32'hd0)+:(8)]) & 32'hffffffff) << 32'h18) | (((header[(32'hd8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((header[(32'he0)+:(8)]) & 32'hffffffff) << 32'h8) | ((header[(32'he8)+:(8)]) & 32'hffffffff));
+        hdr_dst_ip = ((((header[(32'hf0)+:(8)]) & 32'hffffffff) << 32'h18) | (((header[(32'hf8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((header[(32'h100)+:(8)]) & 32'hffffffff) << 32'h8) | ((header[(32'h108)+:(8)]) & 32'hffffffff));
+        hdr_flags = header[(32'h110)+:(8)];
+        hdr_src_context = (((header[(32'h118)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h120)+:(8)]) & 16'hffff);
+        hdr_dst_context = (((header[(32'h128)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h130)+:(8)]) & 16'hffff);
+        hdr_msg_len = (((header[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h140)+:(8)]) & 16'hffff);
+        hdr_pkt_offset = header[(32'h148)+:(8)];
+        hdr_pull_offset = (((header[(32'h150)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h158)+:(8)]) & 16'hffff);
+        hdr_grant_prio = header[(32'h160)+:(8)];
+        hdr_tx_msg_id = (((header[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h170)+:(8)]) & 16'hffff);
+        hdr_buf_ptr = (((header[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h180)+:(8)]) & 16'hffff);
+        hdr_buf_size_class = header[(32'h188)+:(8)];
+    end
+
+endmodule // nt_blocks_16_parser$fields
 
 
 module nt_blocks_16_parser$frames(clock,reset,increment,count);

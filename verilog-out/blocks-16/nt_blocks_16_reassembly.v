@@ -9568,16 +9568,18 @@ module nt_blocks_16_reassembly$payload(clock,read_address,read_data,write_addres
     reg[63:0] bank_data2;
     reg[63:0] mem3[2047:0];
     reg[63:0] bank_data3;
-    reg[1:0] read_bank;
-    reg read_in_range;
+    reg[5:0] read_high;
+    wire read_hit0 = (read_high[5:5] == 1'd0);
+    wire read_hit1 = (read_high[5:4] == 2'd2);
+    wire read_hit2 = (read_high[5:1] == 5'd24);
+    wire read_hit3 = (read_high[5:0] == 6'd50);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
        bank_data1 <= mem1[read_address[14:0]];
        bank_data2 <= mem2[read_address[11:0]];
        bank_data3 <= mem3[read_address[10:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:15] == 2'd2) ? 2'd1 : (read_address[16:12] == 5'd24) ? 2'd2 : 2'd3;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:12] == 5'd24) | (read_address[16:11] == 6'd50);
+       read_high <= read_address[16:11];
     end
 
     always @(posedge clock) begin
@@ -9595,17 +9597,11 @@ module nt_blocks_16_reassembly$payload(clock,read_address,read_data,write_addres
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          2'd0: read_data = bank_data0;
-          2'd1: read_data = bank_data1;
-          2'd2: read_data = bank_data2;
-          default: read_data = bank_data3;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2)
+          | ({64{read_hit3}} & bank_data3);
     end
 endmodule // nt_blocks_16_reassembly$payload
 

@@ -16,15 +16,16 @@ module nt_blocks_16_sized_ram(clock,read_address,read_data,write_address,write_d
     reg[7:0] bank_data1;
     reg[7:0] mem2[0:0];
     reg[7:0] bank_data2;
-    reg[1:0] read_bank;
-    reg read_in_range;
+    reg[3:0] read_high;
+    wire read_hit0 = (read_high[3:3] == 1'd0);
+    wire read_hit1 = (read_high[3:1] == 3'd4);
+    wire read_hit2 = (read_high[3:0] == 4'd10);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[2:0]];
        bank_data1 <= mem1[read_address[0:0]];
        bank_data2 <= mem2[0];
-       read_bank <= (read_address[3:3] == 1'd0) ? 2'd0 : (read_address[3:1] == 3'd4) ? 2'd1 : 2'd2;
-       read_in_range <= (read_address[3:3] == 1'd0) | (read_address[3:1] == 3'd4) | (read_address[3:0] == 4'd10);
+       read_high <= read_address[3:0];
     end
 
     always @(posedge clock) begin
@@ -39,15 +40,9 @@ module nt_blocks_16_sized_ram(clock,read_address,read_data,write_address,write_d
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          2'd0: read_data = bank_data0;
-          2'd1: read_data = bank_data1;
-          default: read_data = bank_data2;
-       endcase
-       if (!read_in_range) begin
-          read_data = 8'd0;
-       end
+       read_data = ({8{read_hit0}} & bank_data0)
+          | ({8{read_hit1}} & bank_data1)
+          | ({8{read_hit2}} & bank_data2);
     end
 endmodule // nt_blocks_16_sized_ram

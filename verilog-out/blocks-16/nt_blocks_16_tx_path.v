@@ -6856,15 +6856,16 @@ module nt_blocks_16_tx_path$payload(clock,read_address,read_data,write_address,w
     reg[63:0] bank_data1;
     reg[63:0] mem2[4095:0];
     reg[63:0] bank_data2;
-    reg[1:0] read_bank;
-    reg read_in_range;
+    reg[4:0] read_high;
+    wire read_hit0 = (read_high[4:4] == 1'd0);
+    wire read_hit1 = (read_high[4:1] == 4'd8);
+    wire read_hit2 = (read_high[4:0] == 5'd18);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
        bank_data1 <= mem1[read_address[12:0]];
        bank_data2 <= mem2[read_address[11:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:13] == 4'd8) ? 2'd1 : 2'd2;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:13] == 4'd8) | (read_address[16:12] == 5'd18);
+       read_high <= read_address[16:12];
     end
 
     always @(posedge clock) begin
@@ -6879,16 +6880,10 @@ module nt_blocks_16_tx_path$payload(clock,read_address,read_data,write_address,w
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          2'd0: read_data = bank_data0;
-          2'd1: read_data = bank_data1;
-          default: read_data = bank_data2;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2);
     end
 endmodule // nt_blocks_16_tx_path$payload
 

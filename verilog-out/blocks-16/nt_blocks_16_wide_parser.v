@@ -91,29 +91,75 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
     reg  in_payload$d;
     wire  in_payload$q;
     reg  in_payload$clock;
+    reg  s0_valid$d;
+    wire  s0_valid$q;
+    reg  s0_valid$clock;
+    reg  [511:0] s0_header$d;
+    wire  [511:0] s0_header$q;
+    reg  s0_header$clock;
+    reg  s0_short$d;
+    wire  s0_short$q;
+    reg  s0_short$clock;
+    reg  s0_header_only$d;
+    wire  s0_header_only$q;
+    reg  s0_header_only$clock;
+    reg  s0_ok_length$d;
+    wire  s0_ok_length$q;
+    reg  s0_ok_length$clock;
+    reg  s0_ok_ipv4$d;
+    wire  s0_ok_ipv4$q;
+    reg  s0_ok_ipv4$clock;
+    reg  s0_ok_protocol$d;
+    wire  s0_ok_protocol$q;
+    reg  s0_ok_protocol$clock;
+    reg  s0_ok_flags$d;
+    wire  s0_ok_flags$q;
+    reg  s0_ok_flags$clock;
+    reg  [19:0] s0_sum_low$d;
+    wire  [19:0] s0_sum_low$q;
+    reg  s0_sum_low$clock;
+    reg  [19:0] s0_sum_high$d;
+    wire  [19:0] s0_sum_high$q;
+    reg  s0_sum_high$clock;
+    reg  pass$d;
+    wire  pass$q;
+    reg  pass$clock;
+    reg  first_pending$d;
+    wire  first_pending$q;
+    reg  first_pending$clock;
+    reg  empty_pending$d;
+    wire  empty_pending$q;
+    reg  empty_pending$clock;
+    reg  out_valid$d;
+    wire  out_valid$q;
+    reg  out_valid$clock;
+    reg  out_last$d;
+    wire  out_last$q;
+    reg  out_last$clock;
+    reg  out_first$d;
+    wire  out_first$q;
+    reg  out_first$clock;
+    reg  [511:0] out_data$d;
+    wire  [511:0] out_data$q;
+    reg  out_data$clock;
+    reg  [63:0] out_keep$d;
+    wire  [63:0] out_keep$q;
+    reg  out_keep$clock;
     reg  [511:0] s1_header$d;
     wire  [511:0] s1_header$q;
     reg  s1_header$clock;
-    reg  s1_pass$d;
-    wire  s1_pass$q;
-    reg  s1_pass$clock;
-    reg  s1_first$d;
-    wire  s1_first$q;
-    reg  s1_first$clock;
-    reg  s1_empty_pending$d;
-    wire  s1_empty_pending$q;
-    reg  s1_empty_pending$clock;
 
     // Local signals
     reg  accept;
     reg  header_go;
     reg  short_end;
-    reg  ok_ipv4;
-    reg  ok_protocol;
-    reg  ok_length;
+    reg  out_free;
     reg  ok_checksum;
-    reg  ok_flags;
-    reg  empty_taken;
+    reg  decide_pass;
+    reg  pass_now;
+    reg  first_now;
+    reg  load_beat;
+    reg  load_empty;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -125,8 +171,6 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
     reg  [19:0] word8;
     reg  [19:0] word9;
     reg  [19:0] sum;
-    reg  [16:0] fold1;
-    reg  [15:0] fold2;
     reg  [15:0] total_len;
 
     // Sub module instances
@@ -192,39 +236,144 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
         .q(in_payload$q),
         .clock(in_payload$clock)
     );
+    nt_blocks_16_wide_parser$s0_valid s0_valid(
+        .d(s0_valid$d),
+        .q(s0_valid$q),
+        .clock(s0_valid$clock)
+    );
+    nt_blocks_16_wide_parser$s0_header s0_header(
+        .d(s0_header$d),
+        .q(s0_header$q),
+        .clock(s0_header$clock)
+    );
+    nt_blocks_16_wide_parser$s0_short s0_short(
+        .d(s0_short$d),
+        .q(s0_short$q),
+        .clock(s0_short$clock)
+    );
+    nt_blocks_16_wide_parser$s0_header_only s0_header_only(
+        .d(s0_header_only$d),
+        .q(s0_header_only$q),
+        .clock(s0_header_only$clock)
+    );
+    nt_blocks_16_wide_parser$s0_ok_length s0_ok_length(
+        .d(s0_ok_length$d),
+        .q(s0_ok_length$q),
+        .clock(s0_ok_length$clock)
+    );
+    nt_blocks_16_wide_parser$s0_ok_ipv4 s0_ok_ipv4(
+        .d(s0_ok_ipv4$d),
+        .q(s0_ok_ipv4$q),
+        .clock(s0_ok_ipv4$clock)
+    );
+    nt_blocks_16_wide_parser$s0_ok_protocol s0_ok_protocol(
+        .d(s0_ok_protocol$d),
+        .q(s0_ok_protocol$q),
+        .clock(s0_ok_protocol$clock)
+    );
+    nt_blocks_16_wide_parser$s0_ok_flags s0_ok_flags(
+        .d(s0_ok_flags$d),
+        .q(s0_ok_flags$q),
+        .clock(s0_ok_flags$clock)
+    );
+    nt_blocks_16_wide_parser$s0_sum_low s0_sum_low(
+        .d(s0_sum_low$d),
+        .q(s0_sum_low$q),
+        .clock(s0_sum_low$clock)
+    );
+    nt_blocks_16_wide_parser$s0_sum_high s0_sum_high(
+        .d(s0_sum_high$d),
+        .q(s0_sum_high$q),
+        .clock(s0_sum_high$clock)
+    );
+    nt_blocks_16_wide_parser$pass pass(
+        .d(pass$d),
+        .q(pass$q),
+        .clock(pass$clock)
+    );
+    nt_blocks_16_wide_parser$first_pending first_pending(
+        .d(first_pending$d),
+        .q(first_pending$q),
+        .clock(first_pending$clock)
+    );
+    nt_blocks_16_wide_parser$empty_pending empty_pending(
+        .d(empty_pending$d),
+        .q(empty_pending$q),
+        .clock(empty_pending$clock)
+    );
+    nt_blocks_16_wide_parser$out_valid out_valid(
+        .d(out_valid$d),
+        .q(out_valid$q),
+        .clock(out_valid$clock)
+    );
+    nt_blocks_16_wide_parser$out_last out_last(
+        .d(out_last$d),
+        .q(out_last$q),
+        .clock(out_last$clock)
+    );
+    nt_blocks_16_wide_parser$out_first out_first(
+        .d(out_first$d),
+        .q(out_first$q),
+        .clock(out_first$clock)
+    );
+    nt_blocks_16_wide_parser$out_data out_data(
+        .d(out_data$d),
+        .q(out_data$q),
+        .clock(out_data$clock)
+    );
+    nt_blocks_16_wide_parser$out_keep out_keep(
+        .d(out_keep$d),
+        .q(out_keep$q),
+        .clock(out_keep$clock)
+    );
     nt_blocks_16_wide_parser$s1_header s1_header(
         .d(s1_header$d),
         .q(s1_header$q),
         .clock(s1_header$clock)
     );
-    nt_blocks_16_wide_parser$s1_pass s1_pass(
-        .d(s1_pass$d),
-        .q(s1_pass$q),
-        .clock(s1_pass$clock)
-    );
-    nt_blocks_16_wide_parser$s1_first s1_first(
-        .d(s1_first$d),
-        .q(s1_first$q),
-        .clock(s1_first$clock)
-    );
-    nt_blocks_16_wide_parser$s1_empty_pending s1_empty_pending(
-        .d(s1_empty_pending$d),
-        .q(s1_empty_pending$q),
-        .clock(s1_empty_pending$clock)
-    );
 
     // Update code
     always @(*) begin
         in_payload$clock = clock;
+        s0_valid$clock = clock;
+        s0_header$clock = clock;
+        s0_short$clock = clock;
+        s0_header_only$clock = clock;
+        s0_ok_length$clock = clock;
+        s0_ok_ipv4$clock = clock;
+        s0_ok_protocol$clock = clock;
+        s0_ok_flags$clock = clock;
+        s0_sum_low$clock = clock;
+        s0_sum_high$clock = clock;
+        pass$clock = clock;
+        first_pending$clock = clock;
+        empty_pending$clock = clock;
+        out_valid$clock = clock;
+        out_last$clock = clock;
+        out_first$clock = clock;
+        out_data$clock = clock;
+        out_keep$clock = clock;
         s1_header$clock = clock;
-        s1_pass$clock = clock;
-        s1_first$clock = clock;
-        s1_empty_pending$clock = clock;
         in_payload$d = in_payload$q;
+        s0_valid$d = s0_valid$q;
+        s0_header$d = s0_header$q;
+        s0_short$d = s0_short$q;
+        s0_header_only$d = s0_header_only$q;
+        s0_ok_length$d = s0_ok_length$q;
+        s0_ok_ipv4$d = s0_ok_ipv4$q;
+        s0_ok_protocol$d = s0_ok_protocol$q;
+        s0_ok_flags$d = s0_ok_flags$q;
+        s0_sum_low$d = s0_sum_low$q;
+        s0_sum_high$d = s0_sum_high$q;
+        pass$d = pass$q;
+        first_pending$d = first_pending$q;
+        empty_pending$d = empty_pending$q;
+        out_valid$d = out_valid$q;
+        out_last$d = out_last$q;
+        out_first$d = out_first$q;
+        out_data$d = out_data$q;
+        out_keep$d = out_keep$q;
         s1_header$d = s1_header$q;
-        s1_pass$d = s1_pass$q;
-        s1_first$d = s1_first$q;
-        s1_empty_pending$d = s1_empty_pending$q;
         bad_checksums$clock = clock;
         bad_flagss$clock = clock;
         frames$clock = clock;
@@ -249,27 +398,28 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
         wrong_protocols$reset = reset;
         wrong_protocols$increment = 1'b0;
         wrong_protocol_count = wrong_protocols$count;
-        empty_taken = s1_empty_pending$q & m_axis$tready;
-        s_axis$tready = 1'b1;
-        if (in_payload$q & s1_pass$q) begin
-            s_axis$tready = m_axis$tready;
+        out_free = (~out_valid$q) | m_axis$tready;
+        sum = s0_sum_low$q + s0_sum_high$q;
+        ok_checksum = &sum[(32'h4)+:(12)] & (sum[(32'h0)+:(4)] == ~sum[(32'h10)+:(4)]);
+        decide_pass = ((s0_valid$q & (~s0_short$q)) & (s0_ok_length$q & s0_ok_ipv4$q)) & ((s0_ok_protocol$q & ok_checksum) & s0_ok_flags$q);
+        pass_now = pass$q;
+        first_now = first_pending$q;
+        if (s0_valid$q) begin
+            pass_now = decide_pass;
+            first_now = 1'b1;
         end
-        if (((~in_payload$q) & s1_empty_pending$q) & (~empty_taken)) begin
+        s_axis$tready = 1'b1;
+        if (in_payload$q) begin
+            s_axis$tready = out_free | ((~s0_valid$q) & (~pass$q));
+        end
+        else if ((empty_pending$q | (s0_valid$q & s0_header_only$q)) & (~out_free)) begin
             s_axis$tready = 1'b0;
         end
         accept = s_axis$tvalid & s_axis$tready;
         header_go = accept & (~in_payload$q);
-        m_axis$tdata = s_axis$tdata;
-        m_axis$tkeep = s_axis$tkeep;
-        m_axis$tlast = s_axis$tlast;
-        m_axis$tvalid = (s_axis$tvalid & in_payload$q) & s1_pass$q;
-        m_axis_tfirst = s1_first$q;
-        if (s1_empty_pending$q) begin
-            m_axis$tdata = 32'h0;
-            m_axis$tkeep = 32'h0;
-            m_axis$tlast = 1'b1;
-            m_axis$tvalid = 1'b1;
-        end
+        short_end = (header_go & s_axis$tlast) & (~&s_axis$tkeep);
+        load_beat = (accept & in_payload$q) & pass_now;
+        load_empty = (((s0_valid$q & s0_header_only$q) & decide_pass) | empty_pending$q) & out_free;
         word0 = (((s_axis$tdata[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h78)+:(8)]) & 20'hfffff);
         word1 = (((s_axis$tdata[(32'h80)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h88)+:(8)]) & 20'hfffff);
         word2 = (((s_axis$tdata[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h98)+:(8)]) & 20'hfffff);
@@ -280,16 +430,19 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
         word7 = (((s_axis$tdata[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'he8)+:(8)]) & 20'hfffff);
         word8 = (((s_axis$tdata[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'hf8)+:(8)]) & 20'hfffff);
         word9 = (((s_axis$tdata[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s_axis$tdata[(32'h108)+:(8)]) & 20'hfffff);
-        sum = (((word0 + word1) + (word2 + word3)) + ((word4 + word5) + (word6 + word7))) + (word8 + word9);
-        fold1 = ((sum[(32'h0)+:(16)]) & 17'h1ffff) + ((sum[(32'h10)+:(4)]) & 17'h1ffff);
-        fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
-        short_end = (header_go & s_axis$tlast) & (~&s_axis$tkeep);
         total_len = (((s_axis$tdata[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((s_axis$tdata[(32'h88)+:(8)]) & 16'hffff);
-        ok_length = total_len >= 32'h32;
-        ok_ipv4 = s_axis$tdata[(32'h60)+:(24)] == eth_ip_start;
-        ok_protocol = s_axis$tdata[(32'hb8)+:(8)] == ip_protocol;
-        ok_checksum = &fold2;
-        ok_flags = |s_axis$tdata[(32'h110)+:(4)];
+        s0_valid$d = header_go;
+        if (header_go) begin
+            s0_header$d = s_axis$tdata;
+            s0_short$d = short_end;
+            s0_header_only$d = s_axis$tlast;
+            s0_ok_length$d = total_len >= 32'h32;
+            s0_ok_ipv4$d = s_axis$tdata[(32'h60)+:(24)] == eth_ip_start;
+            s0_ok_protocol$d = s_axis$tdata[(32'hb8)+:(8)] == ip_protocol;
+            s0_ok_flags$d = |s_axis$tdata[(32'h110)+:(4)];
+            s0_sum_low$d = ((word0 + word1) + (word2 + word3)) + word4;
+            s0_sum_high$d = ((word5 + word6) + (word7 + word8)) + word9;
+        end
         if (accept) begin
             if (s_axis$tlast) begin
                 in_payload$d = 1'b0;
@@ -298,44 +451,60 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
                 in_payload$d = 1'b1;
             end
         end
-        if (short_end) begin
-            too_shorts$increment = 1'b1;
-        end
-        if (m_axis$tvalid & m_axis$tready) begin
-            s1_first$d = 1'b0;
-        end
-        if (empty_taken) begin
-            s1_empty_pending$d = 1'b0;
-            s1_pass$d = 1'b0;
-        end
-        if (header_go & (~short_end)) begin
-            s1_header$d = s_axis$tdata;
-            s1_pass$d = 1'b0;
-            if (~ok_length) begin
+        if (s0_valid$q) begin
+            if (s0_short$q | (~s0_ok_length$q)) begin
                 too_shorts$increment = 1'b1;
             end
-            else if (~ok_ipv4) begin
+            else if (~s0_ok_ipv4$q) begin
                 not_ipv4s$increment = 1'b1;
             end
-            else if (~ok_protocol) begin
+            else if (~s0_ok_protocol$q) begin
                 wrong_protocols$increment = 1'b1;
             end
             else if (~ok_checksum) begin
                 bad_checksums$increment = 1'b1;
             end
-            else if (~ok_flags) begin
+            else if (~s0_ok_flags$q) begin
                 bad_flagss$increment = 1'b1;
             end
             else begin
                 frames$increment = 1'b1;
-                s1_pass$d = 1'b1;
-                s1_first$d = 1'b1;
-                s1_empty_pending$d = s_axis$tlast;
             end
+            pass$d = decide_pass & (~s0_header_only$q);
+            first_pending$d = decide_pass & (~s0_header_only$q);
+            empty_pending$d = (decide_pass & s0_header_only$q) & (~out_free);
         end
         if ((accept & in_payload$q) & s_axis$tlast) begin
-            s1_pass$d = 1'b0;
+            pass$d = 1'b0;
         end
+        if (empty_pending$q & out_free) begin
+            empty_pending$d = 1'b0;
+        end
+        if (m_axis$tready) begin
+            out_valid$d = 1'b0;
+        end
+        if (load_beat) begin
+            out_valid$d = 1'b1;
+            out_data$d = s_axis$tdata;
+            out_keep$d = s_axis$tkeep;
+            out_last$d = s_axis$tlast;
+            out_first$d = first_now;
+            first_pending$d = 1'b0;
+        end
+        if (load_empty) begin
+            out_valid$d = 1'b1;
+            out_keep$d = 32'h0;
+            out_last$d = 1'b1;
+            out_first$d = 1'b1;
+        end
+        if ((load_beat & first_now) | load_empty) begin
+            s1_header$d = s0_header$q;
+        end
+        m_axis$tvalid = out_valid$q;
+        m_axis$tdata = out_data$q;
+        m_axis$tkeep = out_keep$q;
+        m_axis$tlast = out_last$q;
+        m_axis_tfirst = out_first$q;
         fields$header = s1_header$q;
         hdr_dst_mac = fields$hdr_dst_mac;
         hdr_src_mac = fields$hdr_src_mac;
@@ -357,9 +526,11 @@ module nt_blocks_16_wide_parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_src_ma
         hdr_buf_size_class = fields$hdr_buf_size_class;
         if (reset) begin
             in_payload$d = 1'b0;
-            s1_pass$d = 1'b0;
-            s1_first$d = 1'b0;
-            s1_empty_pending$d = 1'b0;
+            s0_valid$d = 1'b0;
+            pass$d = 1'b0;
+            first_pending$d = 1'b0;
+            empty_pending$d = 1'b0;
+            out_valid$d = 1'b0;
         end
     end
 
@@ -484,6 +655,25 @@ module nt_blocks_16_wide_parser$bad_flagss$value(d,q,clock);
 endmodule // nt_blocks_16_wide_parser$bad_flagss$value
 
 
+module nt_blocks_16_wide_parser$empty_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$empty_pending
+
+
 module nt_blocks_16_wide_parser$fields(header,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_ttl,hdr_flags,hdr_pkt_offset,hdr_grant_prio,hdr_buf_size_class,hdr_ip_total_len,hdr_ip_ident,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pull_offset,hdr_tx_msg_id,hdr_buf_ptr,hdr_src_ip,hdr_dst_ip);
 
     // Module arguments
@@ -530,6 +720,25 @@ module nt_blocks_16_wide_parser$fields(header,hdr_dst_mac,hdr_src_mac,hdr_ip_tos
     end
 
 endmodule // nt_blocks_16_wide_parser$fields
+
+
+module nt_blocks_16_wide_parser$first_pending(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$first_pending
 
 
 module nt_blocks_16_wide_parser$frames(clock,reset,increment,count);
@@ -669,7 +878,26 @@ module nt_blocks_16_wide_parser$not_ipv4s$value(d,q,clock);
 endmodule // nt_blocks_16_wide_parser$not_ipv4s$value
 
 
-module nt_blocks_16_wide_parser$s1_empty_pending(d,q,clock);
+module nt_blocks_16_wide_parser$out_data(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$out_data
+
+
+module nt_blocks_16_wide_parser$out_first(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -685,10 +913,29 @@ module nt_blocks_16_wide_parser$s1_empty_pending(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_wide_parser$s1_empty_pending
+endmodule // nt_blocks_16_wide_parser$out_first
 
 
-module nt_blocks_16_wide_parser$s1_first(d,q,clock);
+module nt_blocks_16_wide_parser$out_keep(d,q,clock);
+
+    // Module arguments
+    input wire  [63:0] d;
+    output reg  [63:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 64'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$out_keep
+
+
+module nt_blocks_16_wide_parser$out_last(d,q,clock);
 
     // Module arguments
     input wire  d;
@@ -704,7 +951,235 @@ module nt_blocks_16_wide_parser$s1_first(d,q,clock);
        q <= d;
     end
 
-endmodule // nt_blocks_16_wide_parser$s1_first
+endmodule // nt_blocks_16_wide_parser$out_last
+
+
+module nt_blocks_16_wide_parser$out_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$out_valid
+
+
+module nt_blocks_16_wide_parser$pass(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$pass
+
+
+module nt_blocks_16_wide_parser$s0_header(d,q,clock);
+
+    // Module arguments
+    input wire  [511:0] d;
+    output reg  [511:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 512'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_header
+
+
+module nt_blocks_16_wide_parser$s0_header_only(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_header_only
+
+
+module nt_blocks_16_wide_parser$s0_ok_flags(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_ok_flags
+
+
+module nt_blocks_16_wide_parser$s0_ok_ipv4(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_ok_ipv4
+
+
+module nt_blocks_16_wide_parser$s0_ok_length(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_ok_length
+
+
+module nt_blocks_16_wide_parser$s0_ok_protocol(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_ok_protocol
+
+
+module nt_blocks_16_wide_parser$s0_short(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_short
+
+
+module nt_blocks_16_wide_parser$s0_sum_high(d,q,clock);
+
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_sum_high
+
+
+module nt_blocks_16_wide_parser$s0_sum_low(d,q,clock);
+
+    // Module arguments
+    input wire  [19:0] d;
+    output reg  [19:0] q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 20'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_sum_low
+
+
+module nt_blocks_16_wide_parser$s0_valid(d,q,clock);
+
+    // Module arguments
+    input wire  d;
+    output reg  q;
+    input wire  clock;
+
+    // Update code (custom)
+    initial begin
+       q = 1'h0;
+    end
+
+    always @(posedge clock) begin
+       q <= d;
+    end
+
+endmodule // nt_blocks_16_wide_parser$s0_valid
 
 
 module nt_blocks_16_wide_parser$s1_header(d,q,clock);
@@ -724,25 +1199,6 @@ module nt_blocks_16_wide_parser$s1_header(d,q,clock);
     end
 
 endmodule // nt_blocks_16_wide_parser$s1_header
-
-
-module nt_blocks_16_wide_parser$s1_pass(d,q,clock);
-
-    // Module arguments
-    input wire  d;
-    output reg  q;
-    input wire  clock;
-
-    // Update code (custom)
-    initial begin
-       q = 1'h0;
-    end
-
-    always @(posedge clock) begin
-       q <= d;
-    end
-
-endmodule // nt_blocks_16_wide_parser$s1_pass
 
 
 module nt_blocks_16_wide_parser$too_shorts(clock,reset,increment,count);

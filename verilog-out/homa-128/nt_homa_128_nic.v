@@ -2607,12 +2607,26 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
     input wire  m_axis$tready;
 
     // Constant declarations
-    localparam  eth_ip_start = 24'h80045;
-    localparam  ttl_protocol = 16'h409a;
     localparam  max_payload = 16'h400;
     localparam  header_len = 16'h32;
 
     // Stub signals
+    reg  [47:0] builder$cfg_own_mac;
+    reg  [47:0] builder$cfg_peer_mac;
+    reg  [31:0] builder$cfg_own_ip;
+    reg  [31:0] builder$meta_remote_ip;
+    reg  [15:0] builder$meta_remote_port;
+    reg  [15:0] builder$meta_msg_len;
+    reg  [15:0] builder$meta_local_port;
+    reg  [15:0] builder$meta_tx_msg_id;
+    reg  [15:0] builder$meta_credit;
+    reg  [15:0] builder$meta_buf_ptr;
+    reg  [7:0] builder$meta_pkt_offset;
+    reg  [7:0] builder$meta_rank;
+    reg  [7:0] builder$meta_flags;
+    reg  [7:0] builder$meta_grant_prio;
+    reg  [7:0] builder$meta_buf_size_class;
+    wire  [511:0] builder$header;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -2653,7 +2667,6 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
     reg  frame_mismatched;
     reg  take;
     reg  frame_done;
-    reg  [7:0] tos;
     reg  [15:0] remaining;
     reg  [15:0] payload_len;
     reg  [15:0] total_len;
@@ -2661,10 +2674,6 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
     reg  [15:0] checksum;
     reg  [15:0] keep_bytes;
     reg  [15:0] bytes_now;
-    reg  [511:0] hdr_eth;
-    reg  [511:0] hdr_ip;
-    reg  [511:0] hdr_transport_a;
-    reg  [511:0] hdr_transport_b;
     reg  [511:0] header_now;
     reg  [19:0] ip_sum;
     reg  [16:0] fold1;
@@ -2672,6 +2681,24 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
     reg  [63:0] header_beat;
 
     // Sub module instances
+    nt_homa_128_nic$deparser$builder builder(
+        .cfg_own_mac(builder$cfg_own_mac),
+        .cfg_peer_mac(builder$cfg_peer_mac),
+        .cfg_own_ip(builder$cfg_own_ip),
+        .meta_remote_ip(builder$meta_remote_ip),
+        .meta_remote_port(builder$meta_remote_port),
+        .meta_msg_len(builder$meta_msg_len),
+        .meta_local_port(builder$meta_local_port),
+        .meta_tx_msg_id(builder$meta_tx_msg_id),
+        .meta_credit(builder$meta_credit),
+        .meta_buf_ptr(builder$meta_buf_ptr),
+        .meta_pkt_offset(builder$meta_pkt_offset),
+        .meta_rank(builder$meta_rank),
+        .meta_flags(builder$meta_flags),
+        .meta_grant_prio(builder$meta_grant_prio),
+        .meta_buf_size_class(builder$meta_buf_size_class),
+        .header(builder$header)
+    );
     nt_homa_128_nic$deparser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -2758,7 +2785,6 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
         mismatches$reset = reset;
         mismatches$increment = 1'b0;
         length_mismatch_count = mismatches$count;
-        tos = meta_rank << 32'h2;
         remaining = ((((s1_header$q[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((s1_header$q[(32'h140)+:(8)]) & 16'hffff)) - (((s1_header$q[(32'h148)+:(8)]) & 16'hffff) << 32'ha);
         payload_len = 32'h1;
         if (s1_header$q[32'h110]) begin
@@ -2770,11 +2796,22 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
         total_len = payload_len + header_len;
         s1_payload_len$d = payload_len;
         s1_total_len$d = total_len;
-        hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
-        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
-        hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
-        hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
-        header_now = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
+        builder$cfg_own_mac = cfg_own_mac;
+        builder$cfg_peer_mac = cfg_peer_mac;
+        builder$cfg_own_ip = cfg_own_ip;
+        builder$meta_remote_ip = meta_remote_ip;
+        builder$meta_remote_port = meta_remote_port;
+        builder$meta_msg_len = meta_msg_len;
+        builder$meta_local_port = meta_local_port;
+        builder$meta_tx_msg_id = meta_tx_msg_id;
+        builder$meta_credit = meta_credit;
+        builder$meta_buf_ptr = meta_buf_ptr;
+        builder$meta_pkt_offset = meta_pkt_offset;
+        builder$meta_rank = meta_rank;
+        builder$meta_flags = meta_flags;
+        builder$meta_grant_prio = meta_grant_prio;
+        builder$meta_buf_size_class = meta_buf_size_class;
+        header_now = builder$header;
         ip_sum = (((((((s1_header$q[(32'h70)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h78)+:(8)]) & 20'hfffff)) + ((s1_total_len$q) & 20'hfffff)) + (((((s1_header$q[(32'h90)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h98)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'ha0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'ha8)+:(8)]) & 20'hfffff)))) + ((((((s1_header$q[(32'hb0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hb8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hd0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hd8)+:(8)]) & 20'hfffff))) + (((((s1_header$q[(32'he0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'he8)+:(8)]) & 20'hfffff)) + ((((s1_header$q[(32'hf0)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'hf8)+:(8)]) & 20'hfffff))))) + ((((s1_header$q[(32'h100)+:(8)]) & 20'hfffff) << 32'h8) | ((s1_header$q[(32'h108)+:(8)]) & 20'hfffff));
         fold1 = ((ip_sum[(32'h0)+:(16)]) & 17'h1ffff) + ((ip_sum[(32'h10)+:(4)]) & 17'h1ffff);
         fold2 = fold1[(32'h0)+:(16)] + ((fold1[(32'h10)+:(1)]) & 16'hffff);
@@ -2858,6 +2895,50 @@ module nt_homa_128_nic$deparser(clock,reset,cfg_own_mac,cfg_peer_mac,cfg_own_ip,
     end
 
 endmodule // nt_homa_128_nic$deparser
+
+
+module nt_homa_128_nic$deparser$builder(cfg_own_mac,cfg_peer_mac,cfg_own_ip,meta_remote_ip,meta_remote_port,meta_msg_len,meta_local_port,meta_tx_msg_id,meta_credit,meta_buf_ptr,meta_pkt_offset,meta_rank,meta_flags,meta_grant_prio,meta_buf_size_class,header);
+
+    // Module arguments
+    input wire  [47:0] cfg_own_mac;
+    input wire  [47:0] cfg_peer_mac;
+    input wire  [31:0] cfg_own_ip;
+    input wire  [31:0] meta_remote_ip;
+    input wire  [15:0] meta_remote_port;
+    input wire  [15:0] meta_msg_len;
+    input wire  [15:0] meta_local_port;
+    input wire  [15:0] meta_tx_msg_id;
+    input wire  [15:0] meta_credit;
+    input wire  [15:0] meta_buf_ptr;
+    input wire  [7:0] meta_pkt_offset;
+    input wire  [7:0] meta_rank;
+    input wire  [7:0] meta_flags;
+    input wire  [7:0] meta_grant_prio;
+    input wire  [7:0] meta_buf_size_class;
+    output reg  [511:0] header;
+
+    // Constant declarations
+    localparam  eth_ip_start = 24'h80045;
+    localparam  ttl_protocol = 16'h409a;
+
+    // Local signals
+    reg  [7:0] tos;
+    reg  [511:0] hdr_eth;
+    reg  [511:0] hdr_ip;
+    reg  [511:0] hdr_transport_a;
+    reg  [511:0] hdr_transport_b;
+
+    // Update code
+    always @(*) begin
+        tos = meta_rank << 32'h2;
+        hdr_eth = ((((((cfg_peer_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h0) | (((cfg_peer_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h8)) | ((((cfg_peer_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h10) | (((cfg_peer_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h18))) | (((((cfg_peer_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h20) | (((cfg_peer_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h28)) | ((((cfg_own_mac[(32'h28)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h30) | (((cfg_own_mac[(32'h20)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h38)))) | ((((((cfg_own_mac[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h40) | (((cfg_own_mac[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h48)) | ((((cfg_own_mac[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h50) | (((cfg_own_mac[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h58))) | (((((eth_ip_start[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h60) | (((eth_ip_start[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h68)) | (((eth_ip_start[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h70)));
+        hdr_ip = (((((tos[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h78) | (((ttl_protocol[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb0)) | (((((ttl_protocol[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hb8) | (((cfg_own_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd0)) | ((((cfg_own_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hd8) | (((cfg_own_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he0)))) | ((((((cfg_own_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'he8) | (((meta_remote_ip[(32'h18)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf0)) | ((((meta_remote_ip[(32'h10)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'hf8) | (((meta_remote_ip[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h100))) | (((meta_remote_ip[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h108));
+        hdr_transport_a = (((((meta_flags[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h110) | (((meta_local_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h118)) | ((((meta_local_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h120) | (((meta_remote_port[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h128))) | (((((meta_remote_port[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h130) | (((meta_msg_len[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h138)) | ((((meta_msg_len[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h140) | (((meta_pkt_offset[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h148)));
+        hdr_transport_b = (((((meta_credit[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h150) | (((meta_credit[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h158)) | ((((meta_grant_prio[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h160) | (((meta_tx_msg_id[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h168))) | (((((meta_tx_msg_id[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h170) | (((meta_buf_ptr[(32'h8)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h178)) | ((((meta_buf_ptr[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h180) | (((meta_buf_size_class[(32'h0)+:(8)]) & 512'hffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff) << 32'h188)));
+        header = (hdr_eth | hdr_ip) | (hdr_transport_a | hdr_transport_b);
+    end
+
+endmodule // nt_homa_128_nic$deparser$builder
 
 
 module nt_homa_128_nic$deparser$frame_bytes(d,q,clock);
@@ -6703,6 +6784,25 @@ module nt_homa_128_nic$front$parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_sr
     localparam  eth_ip_start = 24'h450008;
 
     // Stub signals
+    reg  [511:0] fields$header;
+    wire  [47:0] fields$hdr_dst_mac;
+    wire  [47:0] fields$hdr_src_mac;
+    wire  [7:0] fields$hdr_ip_tos;
+    wire  [7:0] fields$hdr_ip_ttl;
+    wire  [7:0] fields$hdr_flags;
+    wire  [7:0] fields$hdr_pkt_offset;
+    wire  [7:0] fields$hdr_grant_prio;
+    wire  [7:0] fields$hdr_buf_size_class;
+    wire  [15:0] fields$hdr_ip_total_len;
+    wire  [15:0] fields$hdr_ip_ident;
+    wire  [15:0] fields$hdr_src_context;
+    wire  [15:0] fields$hdr_dst_context;
+    wire  [15:0] fields$hdr_msg_len;
+    wire  [15:0] fields$hdr_pull_offset;
+    wire  [15:0] fields$hdr_tx_msg_id;
+    wire  [15:0] fields$hdr_buf_ptr;
+    wire  [31:0] fields$hdr_src_ip;
+    wire  [31:0] fields$hdr_dst_ip;
     reg  frames$clock;
     reg  frames$reset;
     reg  frames$increment;
@@ -6762,7 +6862,6 @@ module nt_homa_128_nic$front$parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_sr
     reg  ok_flags;
     reg  empty_taken;
     reg  [511:0] header_merged;
-    reg  [511:0] h;
     reg  [19:0] word0;
     reg  [19:0] word1;
     reg  [19:0] word2;
@@ -6773,6 +6872,27 @@ module nt_homa_128_nic$front$parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_sr
     reg  [15:0] total_len;
 
     // Sub module instances
+    nt_homa_128_nic$front$parser$fields fields(
+        .header(fields$header),
+        .hdr_dst_mac(fields$hdr_dst_mac),
+        .hdr_src_mac(fields$hdr_src_mac),
+        .hdr_ip_tos(fields$hdr_ip_tos),
+        .hdr_ip_ttl(fields$hdr_ip_ttl),
+        .hdr_flags(fields$hdr_flags),
+        .hdr_pkt_offset(fields$hdr_pkt_offset),
+        .hdr_grant_prio(fields$hdr_grant_prio),
+        .hdr_buf_size_class(fields$hdr_buf_size_class),
+        .hdr_ip_total_len(fields$hdr_ip_total_len),
+        .hdr_ip_ident(fields$hdr_ip_ident),
+        .hdr_src_context(fields$hdr_src_context),
+        .hdr_dst_context(fields$hdr_dst_context),
+        .hdr_msg_len(fields$hdr_msg_len),
+        .hdr_pull_offset(fields$hdr_pull_offset),
+        .hdr_tx_msg_id(fields$hdr_tx_msg_id),
+        .hdr_buf_ptr(fields$hdr_buf_ptr),
+        .hdr_src_ip(fields$hdr_src_ip),
+        .hdr_dst_ip(fields$hdr_dst_ip)
+    );
     nt_homa_128_nic$front$parser$frames frames(
         .clock(frames$clock),
         .reset(frames$reset),
@@ -7007,25 +7127,25 @@ module nt_homa_128_nic$front$parser(clock,reset,m_axis_tfirst,hdr_dst_mac,hdr_sr
         if ((accept & in_payload) & s_axis$tlast) begin
             s1_pass$d = 1'b0;
         end
-        h = s1_header$q;
-        hdr_dst_mac = (((((h[(32'h0)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((h[(32'h8)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((h[(32'h10)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((h[(32'h18)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((h[(32'h20)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((h[(32'h28)+:(8)]) & 48'hffffffffffff));
-        hdr_src_mac = (((((h[(32'h30)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((h[(32'h38)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((h[(32'h40)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((h[(32'h48)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((h[(32'h50)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((h[(32'h58)+:(8)]) & 48'hffffffffffff));
-        hdr_ip_tos = h[(32'h78)+:(8)];
-        hdr_ip_total_len = (((h[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h88)+:(8)]) & 16'hffff);
-        hdr_ip_ident = (((h[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h98)+:(8)]) & 16'hffff);
-        hdr_ip_ttl = h[(32'hb0)+:(8)];
-        hdr_src_ip = ((((h[(32'hd0)+:(8)]) & 32'hffffffff) << 32'h18) | (((h[(32'hd8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((h[(32'he0)+:(8)]) & 32'hffffffff) << 32'h8) | ((h[(32'he8)+:(8)]) & 32'hffffffff));
-        hdr_dst_ip = ((((h[(32'hf0)+:(8)]) & 32'hffffffff) << 32'h18) | (((h[(32'hf8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((h[(32'h100)+:(8)]) & 32'hffffffff) << 32'h8) | ((h[(32'h108)+:(8)]) & 32'hffffffff));
-        hdr_flags = h[(32'h110)+:(8)];
-        hdr_src_context = (((h[(32'h118)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h120)+:(8)]) & 16'hffff);
-        hdr_dst_context = (((h[(32'h128)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h130)+:(8)]) & 16'hffff);
-        hdr_msg_len = (((h[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h140)+:(8)]) & 16'hffff);
-        hdr_pkt_offset = h[(32'h148)+:(8)];
-        hdr_pull_offset = (((h[(32'h150)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h158)+:(8)]) & 16'hffff);
-        hdr_grant_prio = h[(32'h160)+:(8)];
-        hdr_tx_msg_id = (((h[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h170)+:(8)]) & 16'hffff);
-        hdr_buf_ptr = (((h[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((h[(32'h180)+:(8)]) & 16'hffff);
-        hdr_buf_size_class = h[(32'h188)+:(8)];
+        fields$header = s1_header$q;
+        hdr_dst_mac = fields$hdr_dst_mac;
+        hdr_src_mac = fields$hdr_src_mac;
+        hdr_ip_tos = fields$hdr_ip_tos;
+        hdr_ip_total_len = fields$hdr_ip_total_len;
+        hdr_ip_ident = fields$hdr_ip_ident;
+        hdr_ip_ttl = fields$hdr_ip_ttl;
+        hdr_src_ip = fields$hdr_src_ip;
+        hdr_dst_ip = fields$hdr_dst_ip;
+        hdr_flags = fields$hdr_flags;
+        hdr_src_context = fields$hdr_src_context;
+        hdr_dst_context = fields$hdr_dst_context;
+        hdr_msg_len = fields$hdr_msg_len;
+        hdr_pkt_offset = fields$hdr_pkt_offset;
+        hdr_pull_offset = fields$hdr_pull_offset;
+        hdr_grant_prio = fields$hdr_grant_prio;
+        hdr_tx_msg_id = fields$hdr_tx_msg_id;
+        hdr_buf_ptr = fields$hdr_buf_ptr;
+        hdr_buf_size_class = fields$hdr_buf_size_class;
         if (reset) begin
             in_beat$d = 32'h0;
             s1_pass$d = 1'b0;
@@ -7153,6 +7273,54 @@ module nt_homa_128_nic$front$parser$bad_flagss$value(d,q,clock);
     end
 
 endmodule // nt_homa_128_nic$front$parser$bad_flagss$value
+
+
+module nt_homa_128_nic$front$parser$fields(header,hdr_dst_mac,hdr_src_mac,hdr_ip_tos,hdr_ip_ttl,hdr_flags,hdr_pkt_offset,hdr_grant_prio,hdr_buf_size_class,hdr_ip_total_len,hdr_ip_ident,hdr_src_context,hdr_dst_context,hdr_msg_len,hdr_pull_offset,hdr_tx_msg_id,hdr_buf_ptr,hdr_src_ip,hdr_dst_ip);
+
+    // Module arguments
+    input wire  [511:0] header;
+    output reg  [47:0] hdr_dst_mac;
+    output reg  [47:0] hdr_src_mac;
+    output reg  [7:0] hdr_ip_tos;
+    output reg  [7:0] hdr_ip_ttl;
+    output reg  [7:0] hdr_flags;
+    output reg  [7:0] hdr_pkt_offset;
+    output reg  [7:0] hdr_grant_prio;
+    output reg  [7:0] hdr_buf_size_class;
+    output reg  [15:0] hdr_ip_total_len;
+    output reg  [15:0] hdr_ip_ident;
+    output reg  [15:0] hdr_src_context;
+    output reg  [15:0] hdr_dst_context;
+    output reg  [15:0] hdr_msg_len;
+    output reg  [15:0] hdr_pull_offset;
+    output reg  [15:0] hdr_tx_msg_id;
+    output reg  [15:0] hdr_buf_ptr;
+    output reg  [31:0] hdr_src_ip;
+    output reg  [31:0] hdr_dst_ip;
+
+    // Update code
+    always @(*) begin
+        hdr_dst_mac = (((((header[(32'h0)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((header[(32'h8)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((header[(32'h10)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((header[(32'h18)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((header[(32'h20)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((header[(32'h28)+:(8)]) & 48'hffffffffffff));
+        hdr_src_mac = (((((header[(32'h30)+:(8)]) & 48'hffffffffffff) << 32'h28) | (((header[(32'h38)+:(8)]) & 48'hffffffffffff) << 32'h20)) | ((((header[(32'h40)+:(8)]) & 48'hffffffffffff) << 32'h18) | (((header[(32'h48)+:(8)]) & 48'hffffffffffff) << 32'h10))) | ((((header[(32'h50)+:(8)]) & 48'hffffffffffff) << 32'h8) | ((header[(32'h58)+:(8)]) & 48'hffffffffffff));
+        hdr_ip_tos = header[(32'h78)+:(8)];
+        hdr_ip_total_len = (((header[(32'h80)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h88)+:(8)]) & 16'hffff);
+        hdr_ip_ident = (((header[(32'h90)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h98)+:(8)]) & 16'hffff);
+        hdr_ip_ttl = header[(32'hb0)+:(8)];
+        hdr_src_ip = ((((header[(32'hd0)+:(8)]) & 32'hffffffff) << 32'h18) | (((header[(32'hd8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((header[(32'he0)+:(8)]) & 32'hffffffff) << 32'h8) | ((header[(32'he8)+:(8)]) & 32'hffffffff));
+        hdr_dst_ip = ((((header[(32'hf0)+:(8)]) & 32'hffffffff) << 32'h18) | (((header[(32'hf8)+:(8)]) & 32'hffffffff) << 32'h10)) | ((((header[(32'h100)+:(8)]) & 32'hffffffff) << 32'h8) | ((header[(32'h108)+:(8)]) & 32'hffffffff));
+        hdr_flags = header[(32'h110)+:(8)];
+        hdr_src_context = (((header[(32'h118)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h120)+:(8)]) & 16'hffff);
+        hdr_dst_context = (((header[(32'h128)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h130)+:(8)]) & 16'hffff);
+        hdr_msg_len = (((header[(32'h138)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h140)+:(8)]) & 16'hffff);
+        hdr_pkt_offset = header[(32'h148)+:(8)];
+        hdr_pull_offset = (((header[(32'h150)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h158)+:(8)]) & 16'hffff);
+        hdr_grant_prio = header[(32'h160)+:(8)];
+        hdr_tx_msg_id = (((header[(32'h168)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h170)+:(8)]) & 16'hffff);
+        hdr_buf_ptr = (((header[(32'h178)+:(8)]) & 16'hffff) << 32'h8) | ((header[(32'h180)+:(8)]) & 16'hffff);
+        hdr_buf_size_class = header[(32'h188)+:(8)];
+    end
+
+endmodule // nt_homa_128_nic$front$parser$fields
 
 
 module nt_homa_128_nic$front$parser$frames(clock,reset,increment,count);
@@ -47812,8 +47980,12 @@ module nt_homa_128_nic$reassembly$payload(clock,read_address,read_data,write_add
     reg[63:0] bank_data3;
     reg[63:0] mem4[4095:0];
     reg[63:0] bank_data4;
-    reg[2:0] read_bank;
-    reg read_in_range;
+    reg[4:0] read_high;
+    wire read_hit0 = (read_high[4:4] == 1'd0);
+    wire read_hit1 = (read_high[4:3] == 2'd2);
+    wire read_hit2 = (read_high[4:2] == 3'd6);
+    wire read_hit3 = (read_high[4:1] == 4'd14);
+    wire read_hit4 = (read_high[4:0] == 5'd30);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
@@ -47821,8 +47993,7 @@ module nt_homa_128_nic$reassembly$payload(clock,read_address,read_data,write_add
        bank_data2 <= mem2[read_address[13:0]];
        bank_data3 <= mem3[read_address[12:0]];
        bank_data4 <= mem4[read_address[11:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 3'd0 : (read_address[16:15] == 2'd2) ? 3'd1 : (read_address[16:14] == 3'd6) ? 3'd2 : (read_address[16:13] == 4'd14) ? 3'd3 : 3'd4;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:14] == 3'd6) | (read_address[16:13] == 4'd14) | (read_address[16:12] == 5'd30);
+       read_high <= read_address[16:12];
     end
 
     always @(posedge clock) begin
@@ -47843,18 +48014,12 @@ module nt_homa_128_nic$reassembly$payload(clock,read_address,read_data,write_add
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          3'd0: read_data = bank_data0;
-          3'd1: read_data = bank_data1;
-          3'd2: read_data = bank_data2;
-          3'd3: read_data = bank_data3;
-          default: read_data = bank_data4;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2)
+          | ({64{read_hit3}} & bank_data3)
+          | ({64{read_hit4}} & bank_data4);
     end
 endmodule // nt_homa_128_nic$reassembly$payload
 
@@ -56497,16 +56662,18 @@ module nt_homa_128_nic$tx$payload(clock,read_address,read_data,write_address,wri
     reg[63:0] bank_data2;
     reg[63:0] mem3[4095:0];
     reg[63:0] bank_data3;
-    reg[1:0] read_bank;
-    reg read_in_range;
+    reg[4:0] read_high;
+    wire read_hit0 = (read_high[4:4] == 1'd0);
+    wire read_hit1 = (read_high[4:3] == 2'd2);
+    wire read_hit2 = (read_high[4:2] == 3'd6);
+    wire read_hit3 = (read_high[4:0] == 5'd28);
 
     always @(posedge clock) begin
        bank_data0 <= mem0[read_address[15:0]];
        bank_data1 <= mem1[read_address[14:0]];
        bank_data2 <= mem2[read_address[13:0]];
        bank_data3 <= mem3[read_address[11:0]];
-       read_bank <= (read_address[16:16] == 1'd0) ? 2'd0 : (read_address[16:15] == 2'd2) ? 2'd1 : (read_address[16:14] == 3'd6) ? 2'd2 : 2'd3;
-       read_in_range <= (read_address[16:16] == 1'd0) | (read_address[16:15] == 2'd2) | (read_address[16:14] == 3'd6) | (read_address[16:12] == 5'd28);
+       read_high <= read_address[16:12];
     end
 
     always @(posedge clock) begin
@@ -56524,17 +56691,11 @@ module nt_homa_128_nic$tx$payload(clock,read_address,read_data,write_address,wri
        end
     end
 
-    // The bank read last cycle; 0 beyond the depth.
     always @(*) begin
-       case (read_bank)
-          2'd0: read_data = bank_data0;
-          2'd1: read_data = bank_data1;
-          2'd2: read_data = bank_data2;
-          default: read_data = bank_data3;
-       endcase
-       if (!read_in_range) begin
-          read_data = 64'd0;
-       end
+       read_data = ({64{read_hit0}} & bank_data0)
+          | ({64{read_hit1}} & bank_data1)
+          | ({64{read_hit2}} & bank_data2)
+          | ({64{read_hit3}} & bank_data3);
     end
 endmodule // nt_homa_128_nic$tx$payload
 

@@ -28,7 +28,7 @@ fn yosys_synthesises_the_smallest_configuration() {
         .into_iter()
         .filter(|f| !RECEIVE_PATH.iter().chain(TRANSMIT_PATH.iter()).chain(SCHEDULER.iter()).any(|b| f.to_string_lossy().ends_with(b)))
         .collect();
-    assert_eq!(files.len(), 40, "expected the forty smaller blocks-16 blocks");
+    assert_eq!(files.len(), 42, "expected the forty-two smaller blocks-16 blocks");
     for (file, y) in synthesise_files(&files) {
         println!("{}  yosys: {}", file.display(), y.summary);
         assert!(y.ok, "{}: {}", file.display(), y.summary);

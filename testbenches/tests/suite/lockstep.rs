@@ -77,6 +77,14 @@ fn header_fields() {
     pass::<HeaderFields>("nt_blocks_16_header_fields", Stimulus::new(), CYCLES, 78);
 }
 
+/// The header builder of the deparsers: random addresses and metadata, the 512-bit header
+/// compared every cycle.
+#[test]
+fn header_builder() {
+    use nanotransport_hdl::pisa::header_builder::HeaderBuilder;
+    pass::<HeaderBuilder>("nt_blocks_16_header_builder", Stimulus::new(), CYCLES, 79);
+}
+
 /// The width converters between the CMAC's 512 bits and a 64-bit NIC.
 #[test]
 fn width_converters() {

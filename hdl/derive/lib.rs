@@ -82,25 +82,11 @@ fn last_segment_is(path: &syn::TypePath, name: &str) -> bool {
 /// of its own beyond `dff_setup!` and `clock!`, so the expansion happens before it sees the body.)
 #[proc_macro_attribute]
 pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut function = parse_macro_input!(item as syn::ImplItemFn);
-    let mut statements = Vec::with_capacity(function.block.stmts.len());
-    for statement in std::mem::take(&mut function.block.stmts) {
-        let syn::Stmt::Macro(invocation) = &statement else {
-            statements.push(statement);
-            continue;
-        };
-        if !invocation.mac.path.is_ident("status_counters") {
-            statements.push(statement);
-            continue;
+    expand_statement_macro(item, "status_counters", |invocation, statements| {
+        let CounterCall { me, clock, reset, counters } = invocation.mac.parse_body::<CounterCall>()?;
+        if counters.is_empty() {
+            return Err(syn::Error::new_spanned(&invocation.mac, "status_counters! names at least one counter"));
         }
-        let call = match invocation.mac.parse_body::<CounterCall>() {
-            Ok(call) => call,
-            Err(error) => return error.to_compile_error().into(),
-        };
-        if call.counters.is_empty() {
-            return syn::Error::new_spanned(&invocation.mac, "status_counters! names at least one counter").to_compile_error().into();
-        }
-        let CounterCall { me, clock, reset, counters } = call;
         let names = counters.iter().map(|counter| &counter.name);
         statements.push(syn::parse_quote! { clock!(#me, #clock, #(#names),*); });
         for CounterArg { name, port } in &counters {
@@ -109,6 +95,28 @@ pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
             if let Some(port) = port {
                 statements.push(syn::parse_quote! { #me.#port.next = #me.#name.count.val(); });
             }
+        }
+        Ok(())
+    })
+}
+
+/// Replaces every `name!(…);` statement of a block's `update` by the statements `expand` pushes
+/// for it (the attributes' common walk; the other statements stay as they are).
+fn expand_statement_macro(
+    item: TokenStream,
+    name: &str,
+    expand: impl Fn(&syn::StmtMacro, &mut Vec<syn::Stmt>) -> syn::Result<()>,
+) -> TokenStream {
+    let mut function = parse_macro_input!(item as syn::ImplItemFn);
+    let mut statements = Vec::with_capacity(function.block.stmts.len());
+    for statement in std::mem::take(&mut function.block.stmts) {
+        match &statement {
+            syn::Stmt::Macro(invocation) if invocation.mac.path.is_ident(name) => {
+                if let Err(error) = expand(invocation, &mut statements) {
+                    return error.to_compile_error().into();
+                }
+            }
+            _ => statements.push(statement),
         }
     }
     function.block.stmts = statements;
@@ -123,21 +131,8 @@ pub fn status_counters(_attr: TokenStream, item: TokenStream) -> TokenStream {
 /// the body.)
 #[proc_macro_attribute]
 pub fn forwards(_attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut function = parse_macro_input!(item as syn::ImplItemFn);
-    let mut statements = Vec::with_capacity(function.block.stmts.len());
-    for statement in std::mem::take(&mut function.block.stmts) {
-        let syn::Stmt::Macro(invocation) = &statement else {
-            statements.push(statement);
-            continue;
-        };
-        if !invocation.mac.path.is_ident("forward") {
-            statements.push(statement);
-            continue;
-        }
-        let ForwardCall { me, sub, inward, ports } = match invocation.mac.parse_body::<ForwardCall>() {
-            Ok(call) => call,
-            Err(error) => return error.to_compile_error().into(),
-        };
+    expand_statement_macro(item, "forward", |invocation, statements| {
+        let ForwardCall { me, sub, inward, ports } = invocation.mac.parse_body::<ForwardCall>()?;
         for port in &ports {
             statements.push(if inward {
                 syn::parse_quote! { #me.#sub.#port.next = #me.#port.val(); }
@@ -145,9 +140,8 @@ pub fn forwards(_attr: TokenStream, item: TokenStream) -> TokenStream {
                 syn::parse_quote! { #me.#port.next = #me.#sub.#port.val(); }
             });
         }
-    }
-    function.block.stmts = statements;
-    quote! { #function }.into()
+        Ok(())
+    })
 }
 
 /// `forward!(self.sub => port, port, …)` (outputs out) or `forward!(self.sub <= port, …)` (inputs in).
